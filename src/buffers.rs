@@ -1,0 +1,313 @@
+//! Structure-of-arrays segment buffers, zero-copy views of interleaved rows, and output buffers.
+//!
+//! Kernels read segments through [`SegmentSource`]: four parallel slices ([`SegmentsRef`], the
+//! fast layout), an owned [`Segments`], or interleaved `[x0, y0, x1, y1]` rows viewed in place as
+//! `&[Segment<F>]` ([`rows_from_interleaved`], [`rows_from_bytes`]).
+
+use std::borrow::Cow;
+
+use crate::error::Error;
+use crate::geom::Segment;
+use crate::real::Real;
+
+/// Anything a batch of segments can be read from, by index.
+pub trait SegmentSource<F>: Sync {
+    /// How many segments.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Segment `i`. Panics if `i >= len()`; batch drivers only ask for indices they checked.
+    fn segment(&self, i: usize) -> Segment<F>;
+}
+
+/// A borrowed structure-of-arrays batch: four caller slices of equal length, never copied.
+#[derive(Clone, Copy, Debug)]
+pub struct SegmentsRef<'a, F> {
+    x0: &'a [F],
+    y0: &'a [F],
+    x1: &'a [F],
+    y1: &'a [F],
+}
+
+impl<'a, F: Real> SegmentsRef<'a, F> {
+    /// Views `x0[i], y0[i], x1[i], y1[i]` as segment `i`.
+    ///
+    /// Slices of different lengths are an [`Error::LengthMismatch`] naming the first that differs
+    /// from `x0`.
+    pub fn new(x0: &'a [F], y0: &'a [F], x1: &'a [F], y1: &'a [F]) -> Result<Self, Error> {
+        check_len("y0", x0.len(), y0.len())?;
+        check_len("x1", x0.len(), x1.len())?;
+        check_len("y1", x0.len(), y1.len())?;
+        Ok(SegmentsRef { x0, y0, x1, y1 })
+    }
+
+    /// The four coordinate slices `(x0, y0, x1, y1)`.
+    pub fn columns(&self) -> (&'a [F], &'a [F], &'a [F], &'a [F]) {
+        (self.x0, self.y0, self.x1, self.y1)
+    }
+}
+
+impl<F: Real> SegmentSource<F> for SegmentsRef<'_, F> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.x0.len()
+    }
+    #[inline(always)]
+    fn segment(&self, i: usize) -> Segment<F> {
+        Segment::new(self.x0[i], self.y0[i], self.x1[i], self.y1[i])
+    }
+}
+
+impl<F: Real> SegmentSource<F> for [Segment<F>] {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        <[Segment<F>]>::len(self)
+    }
+    #[inline(always)]
+    fn segment(&self, i: usize) -> Segment<F> {
+        self[i]
+    }
+}
+
+impl<F: Real> SegmentSource<F> for Segments<F> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.x0.len()
+    }
+    #[inline(always)]
+    fn segment(&self, i: usize) -> Segment<F> {
+        self.as_ref().segment(i)
+    }
+}
+
+/// An owned structure-of-arrays batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Segments<F> {
+    x0: Vec<F>,
+    y0: Vec<F>,
+    x1: Vec<F>,
+    y1: Vec<F>,
+}
+
+impl<F: Real> Segments<F> {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Segments { x0: Vec::new(), y0: Vec::new(), x1: Vec::new(), y1: Vec::new() }
+    }
+
+    /// `n` segments of NaN, to be overwritten (an output buffer).
+    pub fn nan(n: usize) -> Self {
+        Segments { x0: vec![F::NAN; n], y0: vec![F::NAN; n], x1: vec![F::NAN; n], y1: vec![F::NAN; n] }
+    }
+
+    /// Appends one segment.
+    pub fn push(&mut self, s: Segment<F>) {
+        self.x0.push(s.x0);
+        self.y0.push(s.y0);
+        self.x1.push(s.x1);
+        self.y1.push(s.y1);
+    }
+
+    /// Copies rows into columns.
+    pub fn from_rows(rows: &[Segment<F>]) -> Self {
+        let mut s = Self::new();
+        rows.iter().for_each(|r| s.push(*r));
+        s
+    }
+
+    /// Copies interleaved `[x0, y0, x1, y1, …]` values into columns.
+    pub fn from_interleaved(values: &[F]) -> Result<Self, Error> {
+        Ok(Self::from_rows(rows_from_interleaved(values)?))
+    }
+
+    /// The rows, interleaved `[x0, y0, x1, y1, …]`.
+    pub fn to_interleaved(&self) -> Vec<F> {
+        (0..self.x0.len()).flat_map(|i| {
+            let s = self.segment(i);
+            [s.x0, s.y0, s.x1, s.y1]
+        })
+        .collect()
+    }
+
+    /// Borrows the batch.
+    pub fn as_ref(&self) -> SegmentsRef<'_, F> {
+        SegmentsRef { x0: &self.x0, y0: &self.y0, x1: &self.x1, y1: &self.y1 }
+    }
+
+    /// Borrows the batch for writing.
+    pub fn as_mut(&mut self) -> SegmentsMut<'_, F> {
+        SegmentsMut { x0: &mut self.x0, y0: &mut self.y0, x1: &mut self.x1, y1: &mut self.y1 }
+    }
+
+    /// How many segments.
+    pub fn len(&self) -> usize {
+        self.x0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.x0.is_empty()
+    }
+}
+
+/// Four caller slices of equal length to write segments into, e.g. clipped segments.
+#[derive(Debug)]
+pub struct SegmentsMut<'a, F> {
+    x0: &'a mut [F],
+    y0: &'a mut [F],
+    x1: &'a mut [F],
+    y1: &'a mut [F],
+}
+
+impl<'a, F: Real> SegmentsMut<'a, F> {
+    /// Views four mutable slices as one output batch; lengths must agree.
+    pub fn new(x0: &'a mut [F], y0: &'a mut [F], x1: &'a mut [F], y1: &'a mut [F]) -> Result<Self, Error> {
+        check_len("y0", x0.len(), y0.len())?;
+        check_len("x1", x0.len(), x1.len())?;
+        check_len("y1", x0.len(), y1.len())?;
+        Ok(SegmentsMut { x0, y0, x1, y1 })
+    }
+
+    /// How many segments fit.
+    pub fn len(&self) -> usize {
+        self.x0.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.x0.is_empty()
+    }
+
+    /// Writes segment `i`. Panics if `i >= len()`.
+    #[inline(always)]
+    pub fn set(&mut self, i: usize, s: Segment<F>) {
+        self.x0[i] = s.x0;
+        self.y0[i] = s.y0;
+        self.x1[i] = s.x1;
+        self.y1[i] = s.y1;
+    }
+}
+
+/// Interleaved `[x0, y0, x1, y1, …]` values viewed in place as rows: never a copy.
+///
+/// `Segment<F>` has the alignment of `F`, so only the length can be wrong: a count that is not
+/// a multiple of four is [`Error::RaggedRows`].
+pub fn rows_from_interleaved<F: Real>(values: &[F]) -> Result<&[Segment<F>], Error> {
+    bytemuck::try_cast_slice(values).map_err(|_| Error::RaggedRows(values.len()))
+}
+
+/// Raw bytes of interleaved rows (in this machine's byte order) viewed as rows: zero-copy when
+/// the bytes are aligned for `F`, else copied into an aligned buffer. Never undefined behaviour.
+pub fn rows_from_bytes<F: Real>(bytes: &[u8]) -> Result<Cow<'_, [Segment<F>]>, Error> {
+    let row = core::mem::size_of::<Segment<F>>();
+    if bytes.len() % row != 0 {
+        return Err(Error::RaggedRows(bytes.len() / core::mem::size_of::<F>()));
+    }
+    Ok(match bytemuck::try_cast_slice(bytes) {
+        Ok(rows) => Cow::Borrowed(rows),
+        Err(_) => Cow::Owned(bytemuck::pod_collect_to_vec(bytes)),
+    })
+}
+
+/// Where a batch clip writes: any subset of the four outputs, each as long as the input.
+///
+/// Unrequested outputs are `None` and cost nothing. `t_entry`/`t_exit` are NaN on a miss or an
+/// invalid segment; `class` holds [`Class`](crate::Class) codes; `segments` the clipped segments.
+#[derive(Debug, Default)]
+pub struct ClipOutput<'a, F> {
+    /// Entry parameters.
+    pub t_entry: Option<&'a mut [F]>,
+    /// Exit parameters.
+    pub t_exit: Option<&'a mut [F]>,
+    /// Class codes, one byte per segment.
+    pub class: Option<&'a mut [u8]>,
+    /// Clipped segments (a NaN row on a miss).
+    pub segments: Option<SegmentsMut<'a, F>>,
+}
+
+impl<F: Real> ClipOutput<'_, F> {
+    /// Checks every requested output against the input length `n`.
+    pub fn check_len(&self, n: usize) -> Result<(), Error> {
+        if let Some(t) = &self.t_entry {
+            check_len("t_entry", n, t.len())?;
+        }
+        if let Some(t) = &self.t_exit {
+            check_len("t_exit", n, t.len())?;
+        }
+        if let Some(c) = &self.class {
+            check_len("class", n, c.len())?;
+        }
+        if let Some(s) = &self.segments {
+            check_len("segments", n, s.len())?;
+        }
+        Ok(())
+    }
+}
+
+/// Owned results of a batch clip, for callers who do not bring their own buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClipResults<F> {
+    /// Entry parameters (NaN on a miss).
+    pub t_entry: Vec<F>,
+    /// Exit parameters (NaN on a miss).
+    pub t_exit: Vec<F>,
+    /// Class codes.
+    pub class: Vec<u8>,
+    /// Clipped segments, when asked for.
+    pub segments: Option<Segments<F>>,
+}
+
+fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), Error> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(Error::LengthMismatch { what, expected, found })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interleaved_rows_are_viewed_not_copied() {
+        let v = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+        let rows = rows_from_interleaved(&v).unwrap();
+        assert_eq!(rows.as_ptr() as *const f32, v.as_ptr());
+        assert_eq!(rows[1], Segment::new(5.0, 6.0, 7.0, 8.0));
+        assert!(matches!(rows_from_interleaved(&v[..7]), Err(Error::RaggedRows(7))));
+    }
+
+    #[test]
+    fn unaligned_bytes_are_copied_aligned_bytes_are_not() {
+        let v = [1.0f64, 2.0, 3.0, 4.0];
+        let bytes: &[u8] = bytemuck::cast_slice(&v);
+        let rows = rows_from_bytes::<f64>(bytes).unwrap();
+        assert!(matches!(rows, Cow::Borrowed(_)));
+        let mut shifted = vec![0u8; bytes.len() + 1];
+        shifted[1..].copy_from_slice(bytes);
+        let rows = rows_from_bytes::<f64>(&shifted[1..]).unwrap();
+        assert!(matches!(rows, Cow::Owned(_)));
+        assert_eq!(rows[0], Segment::new(1.0, 2.0, 3.0, 4.0));
+        assert!(rows_from_bytes::<f64>(&bytes[..31]).is_err());
+    }
+
+    #[test]
+    fn mismatched_columns_are_errors() {
+        let a = [0.0f32; 3];
+        let b = [0.0f32; 2];
+        let e = SegmentsRef::new(&a, &a, &b, &a).unwrap_err();
+        assert_eq!(e.to_string(), "length mismatch: x1 has 2 elements, expected 3");
+    }
+
+    #[test]
+    fn soa_round_trips_interleaved() {
+        let v = [1.0f32, 2.0, 3.0, 4.0, -0.0, 6.0, 7.0, 8.0];
+        let s = Segments::from_interleaved(&v).unwrap();
+        assert_eq!(s.len(), 2);
+        let back = s.to_interleaved();
+        assert_eq!(bytemuck::cast_slice::<f32, u32>(&back), bytemuck::cast_slice::<f32, u32>(&v));
+    }
+}

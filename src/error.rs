@@ -1,0 +1,42 @@
+//! The one error type of the library. Every message names what was wrong and where.
+
+use std::path::PathBuf;
+
+/// What went wrong. Nothing in slabclip panics on bad input; it returns one of these.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A rect with a non-finite bound or `min > max`.
+    #[error("invalid rect: {0}")]
+    InvalidRect(String),
+    /// Buffers of one batch whose lengths disagree; found before any work starts.
+    #[error("length mismatch: {what} has {found} elements, expected {expected}")]
+    LengthMismatch {
+        /// Which buffer.
+        what: &'static str,
+        /// The length the batch needs.
+        expected: usize,
+        /// The length it has.
+        found: usize,
+    },
+    /// Interleaved data that is not a whole number of `[x0, y0, x1, y1]` rows.
+    #[error("interleaved buffer of {0} values is not a whole number of 4-value rows")]
+    RaggedRows(usize),
+    /// An algorithm name no kernel has.
+    #[error("unknown algorithm {0:?} (expected one of: {1})")]
+    UnknownAlgorithm(String, String),
+    /// A file that cannot be read or written as asked; the message names the problem.
+    #[error("{}: {msg}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it, with the row and column where there is one.
+        msg: String,
+    },
+}
+
+impl Error {
+    /// A file error for `path`.
+    pub fn file(path: impl Into<PathBuf>, msg: impl Into<String>) -> Self {
+        Error::File { path: path.into(), msg: msg.into() }
+    }
+}

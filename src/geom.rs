@@ -1,0 +1,206 @@
+//! Geometry at the ground floor: rectangles, segments, and the class of a clip.
+
+use crate::error::Error;
+use crate::real::Real;
+
+/// A closed axis-aligned rectangle `[xmin, xmax] × [ymin, ymax]`.
+///
+/// Always valid once built: every bound is finite and `xmin ≤ xmax`, `ymin ≤ ymax`. A zero width
+/// or height is allowed; the rect is then a segment or a point, and still closed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect<F> {
+    xmin: F,
+    ymin: F,
+    xmax: F,
+    ymax: F,
+}
+
+impl<F: Real> Rect<F> {
+    /// Builds the rect, or an [`Error::InvalidRect`] naming the bad bound.
+    ///
+    /// Corner cases: `-0.0` and `0.0` are equal bounds; NaN or ±∞ anywhere is an error.
+    pub fn new(xmin: F, ymin: F, xmax: F, ymax: F) -> Result<Self, Error> {
+        let named = [("xmin", xmin), ("ymin", ymin), ("xmax", xmax), ("ymax", ymax)];
+        if let Some((name, v)) = named.iter().find(|(_, v)| !v.is_finite_()) {
+            return Err(Error::InvalidRect(format!("{name} = {v} is not finite")));
+        }
+        if xmin > xmax {
+            return Err(Error::InvalidRect(format!("xmin = {xmin} is greater than xmax = {xmax}")));
+        }
+        if ymin > ymax {
+            return Err(Error::InvalidRect(format!("ymin = {ymin} is greater than ymax = {ymax}")));
+        }
+        Ok(Rect { xmin, ymin, xmax, ymax })
+    }
+
+    /// The left bound.
+    #[inline(always)]
+    pub fn xmin(&self) -> F {
+        self.xmin
+    }
+    /// The bottom bound.
+    #[inline(always)]
+    pub fn ymin(&self) -> F {
+        self.ymin
+    }
+    /// The right bound.
+    #[inline(always)]
+    pub fn xmax(&self) -> F {
+        self.xmax
+    }
+    /// The top bound.
+    #[inline(always)]
+    pub fn ymax(&self) -> F {
+        self.ymax
+    }
+
+    /// Whether `(x, y)` lies in the closed rect (edges and corners count as inside).
+    #[inline(always)]
+    pub fn contains(&self, x: F, y: F) -> bool {
+        self.xmin <= x && x <= self.xmax && self.ymin <= y && y <= self.ymax
+    }
+}
+
+/// A segment `P(t) = P0 + t·(P1 − P0)`, `t ∈ [0, 1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[repr(C)]
+pub struct Segment<F> {
+    /// `P0.x`
+    pub x0: F,
+    /// `P0.y`
+    pub y0: F,
+    /// `P1.x`
+    pub x1: F,
+    /// `P1.y`
+    pub y1: F,
+}
+
+// SAFETY: `Segment<F>` is `repr(C)` with four fields of one `Pod` float type: no padding, and
+// every bit pattern of four floats is a valid segment.
+unsafe impl<F: Real> bytemuck::Zeroable for Segment<F> {}
+// SAFETY: as above.
+unsafe impl<F: Real> bytemuck::Pod for Segment<F> {}
+
+const _: () = assert!(core::mem::size_of::<Segment<f32>>() == 16);
+const _: () = assert!(core::mem::align_of::<Segment<f32>>() == 4);
+const _: () = assert!(core::mem::size_of::<Segment<f64>>() == 32);
+const _: () = assert!(core::mem::align_of::<Segment<f64>>() == 8);
+
+impl<F: Real> Segment<F> {
+    /// The segment from `(x0, y0)` to `(x1, y1)`.
+    #[inline(always)]
+    pub fn new(x0: F, y0: F, x1: F, y1: F) -> Self {
+        Segment { x0, y0, x1, y1 }
+    }
+
+    /// A segment whose four coordinates are NaN: what a miss clips to.
+    pub const fn nan() -> Self {
+        Segment { x0: F::NAN, y0: F::NAN, x1: F::NAN, y1: F::NAN }
+    }
+
+    /// Whether every coordinate is finite (else the clip is [`Class::Invalid`]).
+    #[inline(always)]
+    pub fn is_finite(&self) -> bool {
+        self.x0.is_finite_() && self.y0.is_finite_() && self.x1.is_finite_() && self.y1.is_finite_()
+    }
+}
+
+/// How a segment meets a rect (SPEC §1). The `u8` codes are the ones written by `--emit class`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Class {
+    /// The clip is empty.
+    Outside = 0,
+    /// `t_entry = 0` and `t_exit = 1`: the whole segment lies in the rect (also a zero-length
+    /// segment on or in the rect).
+    Inside = 1,
+    /// `0 < t_entry < t_exit = 1`: starts outside, ends inside.
+    Enters = 2,
+    /// `0 = t_entry < t_exit < 1`: starts inside, ends outside.
+    Exits = 3,
+    /// `0 < t_entry < t_exit < 1`: both ends outside, a piece of positive length inside.
+    Crosses = 4,
+    /// `t_entry = t_exit`: one point in common (a corner graze, or an end on the boundary pointing
+    /// away).
+    Touches = 5,
+    /// Some coordinate is NaN or ±∞.
+    Invalid = 255,
+}
+
+impl Class {
+    /// Every class, in code order.
+    pub const ALL: [Class; 7] = [
+        Class::Outside,
+        Class::Inside,
+        Class::Enters,
+        Class::Exits,
+        Class::Crosses,
+        Class::Touches,
+        Class::Invalid,
+    ];
+
+    /// The class of a clip result, from its parameters alone.
+    ///
+    /// `t_entry`, `t_exit` are NaN on a miss; the exact values `0` and `1` mark endpoints inside.
+    #[inline(always)]
+    pub fn of<F: Real>(valid: bool, t_entry: F, t_exit: F) -> Class {
+        if !valid {
+            Class::Invalid
+        } else if t_entry != t_entry {
+            Class::Outside
+        } else if t_entry == t_exit {
+            Class::Touches
+        } else {
+            match (t_entry == F::ZERO, t_exit == F::ONE) {
+                (true, true) => Class::Inside,
+                (false, true) => Class::Enters,
+                (true, false) => Class::Exits,
+                (false, false) => Class::Crosses,
+            }
+        }
+    }
+
+    /// Whether the clip is non-empty.
+    #[inline(always)]
+    pub fn is_hit(self) -> bool {
+        !matches!(self, Class::Outside | Class::Invalid)
+    }
+
+    /// The class for a code, or `None` for a code no class has.
+    pub fn from_code(code: u8) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| *c as u8 == code)
+    }
+
+    /// The lower-case name, as in SPEC §1.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Outside => "outside",
+            Class::Inside => "inside",
+            Class::Enters => "enters",
+            Class::Exits => "exits",
+            Class::Crosses => "crosses",
+            Class::Touches => "touches",
+            Class::Invalid => "invalid",
+        }
+    }
+}
+
+/// Which pair of rect edges a clip parameter came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    /// The left or right edge (`x = xmin` or `x = xmax`).
+    X,
+    /// The bottom or top edge (`y = ymin` or `y = ymax`).
+    Y,
+}
+
+/// Finiteness test on the scalar types, without going through the lane trait.
+trait FiniteExt {
+    fn is_finite_(self) -> bool;
+}
+impl<F: Real> FiniteExt for F {
+    #[inline(always)]
+    fn is_finite_(self) -> bool {
+        crate::real::Lane::finite(self)
+    }
+}

@@ -1,0 +1,1 @@
+//! Files: reading segment batches and writing results, atomically.

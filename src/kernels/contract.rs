@@ -1,0 +1,253 @@
+//! What every clip kernel shares: the parameter of a boundary line, and the finishing step that
+//! turns an algorithm's raw entry/exit parameters into the exact answers of SPEC §1.
+//!
+//! An algorithm's only job is to find, for one segment, the *raw* parameters
+//!
+//! ```text
+//! entry = max(0, t of each boundary crossed inward)     exit = min(1, t of each crossed outward)
+//! ```
+//!
+//! (or [`Raw::MISS`]) and which axis each came from. It computes every boundary parameter with
+//! [`plane_t`], so that all algorithms see the same numbers. [`finish`] then applies the contract:
+//!
+//! * `t_entry == 0` iff `P0` is in the closed rect, `t_exit == 1` iff `P1` is, decided by plain
+//!   comparisons: an endpoint outside never gets 0 from an underflow (boundary parameters are
+//!   sign-exact, see [`plane_t`]) nor 1 from a rounding (`t_exit ≤ 1 − ε/2`), and an endpoint
+//!   inside always makes a hit;
+//! * NaN or ±∞ in a coordinate gives [`Class::Invalid`](crate::Class::Invalid) and NaN parameters;
+//! * a miss gives NaN parameters.
+//!
+//! [`clipped`] builds the clipped segment: an endpoint inside is returned bit for bit, a cut
+//! endpoint gets exactly the bound of the edge that cut it as one coordinate, and the other
+//! coordinate is clamped into the rect, so no rounding puts a point a hair outside.
+
+use crate::geom::{Rect, Segment};
+use crate::real::Lane;
+
+/// The rect with every bound broadcast to the lanes of `L`.
+#[derive(Clone, Copy)]
+pub(crate) struct RectLanes<L> {
+    pub xmin: L,
+    pub ymin: L,
+    pub xmax: L,
+    pub ymax: L,
+}
+
+impl<L: Lane> RectLanes<L> {
+    #[inline(always)]
+    pub fn splat(r: &Rect<L::Scalar>) -> Self {
+        RectLanes {
+            xmin: L::splat(r.xmin()),
+            ymin: L::splat(r.ymin()),
+            xmax: L::splat(r.xmax()),
+            ymax: L::splat(r.ymax()),
+        }
+    }
+
+    /// Whether `(x, y)` is in the closed rect.
+    #[inline(always)]
+    pub fn contains(&self, x: L, y: L) -> L::Mask {
+        self.xmin.le(x) & x.le(self.xmax) & self.ymin.le(y) & y.le(self.ymax)
+    }
+}
+
+/// An algorithm's unfinished answer for one segment (or one lane each).
+#[derive(Clone, Copy)]
+pub(crate) struct Raw<L: Lane> {
+    /// `max(0, inward crossings)`, unclamped above. `+∞` on a sure miss.
+    pub entry: L,
+    /// `min(1, outward crossings)`, unclamped below. NaN on a sure miss.
+    pub exit: L,
+    /// The entry parameter came from a horizontal edge (`y = ymin` or `y = ymax`).
+    pub entry_y: L::Mask,
+    /// The exit parameter came from a horizontal edge.
+    pub exit_y: L::Mask,
+}
+
+impl<L: Lane> Raw<L> {
+    /// From the largest inward and the smallest outward boundary parameter: `entry = max(near,
+    /// 0)`, `exit = min(far, 1)`.
+    #[inline(always)]
+    pub fn from_planes(near: L, far: L, entry_y: L::Mask, exit_y: L::Mask) -> Self {
+        use crate::Real;
+        let zero = L::splat(L::Scalar::ZERO);
+        let one = L::splat(L::Scalar::ONE);
+        Raw { entry: L::select(near.gt(zero), near, zero), exit: L::select(far.lt(one), far, one), entry_y, exit_y }
+    }
+}
+
+impl<F: crate::Real> Raw<F> {
+    /// A sure miss (a trivial reject).
+    pub const MISS: Raw<F> = Raw { entry: F::INFINITY, exit: F::NAN, entry_y: false, exit_y: false };
+}
+
+/// The finished clip of one segment (or one lane each): the contract's answer.
+#[derive(Clone, Copy)]
+pub(crate) struct Finished<L: Lane> {
+    /// All four coordinates are finite.
+    pub valid: L::Mask,
+    /// `t_entry`, NaN on a miss or an invalid segment.
+    pub t_entry: L,
+    /// `t_exit`, NaN on a miss or an invalid segment.
+    pub t_exit: L,
+    pub entry_y: L::Mask,
+    pub exit_y: L::Mask,
+}
+
+/// `a − b` and its rounding error: `a − b = s + e` exactly (Knuth's TwoSum), while finite.
+#[inline(always)]
+fn two_diff<L: Lane>(a: L, b: L) -> (L, L) {
+    let s = a - b;
+    let bb = s - a;
+    let e = (a - (s - bb)) - (b + bb);
+    (s, e)
+}
+
+/// `(a + ea) / (b + eb)` to within about one ulp, from the rounded parts and their errors.
+///
+/// The plain quotient `a / b` of two rounded differences can be 2.5 ulps off the exact ratio,
+/// more than SPEC §1 allows; one correction term brings it back. Non-finite quotients (a zero
+/// denominator, an overflow) are passed through untouched so that no `∞ − ∞` makes a NaN.
+#[inline(always)]
+fn ratio<L: Lane>((a, ea): (L, L), (b, eb): (L, L)) -> L {
+    let q = a / b;
+    let c = (ea - q * eb) / b;
+    L::select(q.finite(), q + c, q)
+}
+
+/// The parameter `t` where the line through `p0`, `p1` meets the line `coordinate = bound`:
+/// `(bound − p0) / (p1 − p0)`, within about one ulp of the exact value.
+///
+/// The sign is exact: `t` is zero only when `bound == p0`, and a nonzero `t` too small for the
+/// float type comes back as ±[`TINY`](crate::Real::TINY) rather than ±0, so comparisons of `t`
+/// with 0 decide as exact arithmetic would. (A `-0.0` exit compared equal to `0` once made two
+/// endpoints beyond the same edge a hit.)
+///
+/// Corner cases: `p1 == p0` (a parallel axis, `0.0` or `-0.0` difference) gives ±∞ or NaN, which
+/// callers replace before use. Where `bound − p0` or `p1 − p0` would overflow (finite inputs
+/// beyond half the float range) everything is halved first; the ratio does not change.
+#[inline(always)]
+pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
+    use crate::Real;
+    let num = two_diff(bound, p0);
+    let den = two_diff(p1, p0);
+    let mut t = ratio(num, den);
+    let ok = num.0.finite() & den.0.finite();
+    if L::any(!ok) {
+        let h = L::splat(L::Scalar::HALF);
+        let scaled = ratio(two_diff(bound * h, p0 * h), two_diff(p1 * h, p0 * h));
+        t = L::select(ok, t, scaled);
+    }
+    let zero = L::splat(L::Scalar::ZERO);
+    let tiny = L::splat(L::Scalar::TINY);
+    let underflow = t.eq_(zero) & !bound.eq_(p0);
+    let (up, ahead) = (p0.lt(bound), p0.lt(p1));
+    let positive = (up & ahead) | (!up & !ahead);
+    L::select(underflow, L::select(positive, tiny, -tiny), t)
+}
+
+/// The slab of one axis: the parameters where the line enters and leaves `lo ≤ p ≤ hi`.
+///
+/// A parallel axis (`p1 == p0`) is all of ℝ (`near = −∞`, `far = +∞`) when `lo ≤ p0 ≤ hi`, and
+/// empty (`near = +∞`, `far = −∞`) otherwise: no `0/0` or `∞·0` reaches a result.
+#[inline(always)]
+pub(crate) fn axis_slab<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> (L, L) {
+    let t_lo = plane_t(lo, p0, p1);
+    let t_hi = plane_t(hi, p0, p1);
+    let rising = p0.lt(p1);
+    let near = L::select(rising, t_lo, t_hi);
+    let far = L::select(rising, t_hi, t_lo);
+    let inf = L::splat(<L::Scalar as crate::Real>::INFINITY);
+    let parallel = p0.eq_(p1);
+    let inside = lo.le(p0) & p0.le(hi);
+    (
+        L::select(parallel, L::select(inside, -inf, inf), near),
+        L::select(parallel, L::select(inside, inf, -inf), far),
+    )
+}
+
+/// `max(lo, min(x, hi))`, returning `+0.0` rather than `-0.0` when `x` is a zero and `lo` is `+0.0`.
+#[inline(always)]
+fn clamp<L: Lane>(x: L, lo: L, hi: L) -> L {
+    L::select(x.gt(lo), L::select(x.lt(hi), x, hi), lo)
+}
+
+/// Applies SPEC §1 to an algorithm's raw answer; see the module docs.
+#[inline(always)]
+pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
+    use crate::Real;
+    let zero = L::splat(L::Scalar::ZERO);
+    let one = L::splat(L::Scalar::ONE);
+    let below_one = L::splat(L::Scalar::ONE_BELOW);
+    let nan = L::splat(L::Scalar::NAN);
+
+    let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
+    let p0_in = r.contains(s.x0, s.y0);
+    let p1_in = r.contains(s.x1, s.y1);
+    // An endpoint in the closed rect is a hit, whatever the rounding of the other parameters.
+    let hit = valid & (p0_in | p1_in | raw.entry.le(raw.exit));
+
+    // With P0 outside, a hit's entry is already > 0 (`plane_t` is sign-exact); the clamps cap a
+    // parameter that rounded up to 1 while P1 is outside, and turn a `-0.0` into `+0.0`.
+    let entry_ceiling = L::select(p1_in, one, below_one);
+    let t_entry = L::select(p0_in, zero, clamp(raw.entry, zero, entry_ceiling));
+    let t_exit = L::select(p1_in, one, clamp(raw.exit, zero, below_one));
+    Finished {
+        valid,
+        t_entry: L::select(hit, t_entry, nan),
+        t_exit: L::select(hit, t_exit, nan),
+        entry_y: raw.entry_y,
+        exit_y: raw.exit_y,
+    }
+}
+
+/// `p0 + t·(p1 − p0)`; when the difference overflows, the form `(p0 − t·p0) + t·p1`, which cannot.
+#[inline(always)]
+fn along<L: Lane>(p0: L, p1: L, t: L) -> L {
+    let d = p1 - p0;
+    L::select(d.finite(), p0 + t * d, (p0 - t * p0) + t * p1)
+}
+
+/// The point at parameter `t` on the edge the segment crosses there: on axis y when `on_y`,
+/// else on axis x. `inward` picks the edge crossed going in (else the one going out).
+#[inline(always)]
+fn edge_point<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, t: L, on_y: L::Mask, inward: bool) -> (L, L) {
+    let (right, up) = (s.x0.lt(s.x1), s.y0.lt(s.y1));
+    let (x_first, x_last) = (L::select(right, r.xmin, r.xmax), L::select(right, r.xmax, r.xmin));
+    let (y_first, y_last) = (L::select(up, r.ymin, r.ymax), L::select(up, r.ymax, r.ymin));
+    let (bx, by) = if inward { (x_first, y_first) } else { (x_last, y_last) };
+    let x = L::select(on_y, clamp(along(s.x0, s.x1, t), r.xmin, r.xmax), bx);
+    let y = L::select(on_y, by, clamp(along(s.y0, s.y1, t), r.ymin, r.ymax));
+    (x, y)
+}
+
+/// The clipped segment `P(t_entry)`, `P(t_exit)` with SPEC §1's three guarantees; NaN on a miss.
+///
+/// A `Touches` result returns the same point twice.
+#[inline(always)]
+pub(crate) fn clipped<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, f: &Finished<L>) -> Segment<L> {
+    use crate::Real;
+    let zero = L::splat(L::Scalar::ZERO);
+    let one = L::splat(L::Scalar::ONE);
+    let nan = L::splat(L::Scalar::NAN);
+    let hit = f.t_entry.eq_(f.t_entry);
+
+    let (ex, ey) = edge_point(r, s, f.t_entry, f.entry_y, true);
+    let at_start = f.t_entry.eq_(zero);
+    let at_end = f.t_entry.eq_(one);
+    let ax = L::select(at_start, s.x0, L::select(at_end, s.x1, ex));
+    let ay = L::select(at_start, s.y0, L::select(at_end, s.y1, ey));
+
+    let (xx, xy) = edge_point(r, s, f.t_exit, f.exit_y, false);
+    let ends_in = f.t_exit.eq_(one);
+    let single = f.t_entry.eq_(f.t_exit);
+    let bx = L::select(ends_in, s.x1, L::select(single, ax, xx));
+    let by = L::select(ends_in, s.y1, L::select(single, ay, xy));
+
+    Segment {
+        x0: L::select(hit, ax, nan),
+        y0: L::select(hit, ay, nan),
+        x1: L::select(hit, bx, nan),
+        y1: L::select(hit, by, nan),
+    }
+}

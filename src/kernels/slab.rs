@@ -1,0 +1,42 @@
+//! `slab-scalar`: the slab method (seed 002), branch-free.
+//!
+//! ```text
+//! (near_x, far_x) = parameters where the line enters and leaves  xmin ≤ x ≤ xmax
+//! (near_y, far_y) = likewise for y
+//! entry = max(0, near_x, near_y)      exit = min(1, far_x, far_y)      hit iff entry ≤ exit
+//! ```
+//!
+//! A parallel axis is all or nothing (`contract::axis_slab`), so the IEEE infinities of a
+//! division by zero never meet a zero. The body is written over [`Lane`]: the SIMD kernel runs
+//! this very function on vectors, which is why the two give the same bits.
+
+use super::contract::{axis_slab, Raw, RectLanes};
+use super::{clip_with, Clip, ClipKernel};
+use crate::geom::{Rect, Segment};
+use crate::real::{Lane, Real};
+
+
+/// The branch-free slab method, one segment at a time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SlabScalar;
+
+/// The raw slab interval of `s`, lane by lane. Ties between the axes go to x.
+#[inline(always)]
+pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
+    let (near_x, far_x) = axis_slab(r.xmin, r.xmax, s.x0, s.x1);
+    let (near_y, far_y) = axis_slab(r.ymin, r.ymax, s.y0, s.y1);
+    let entry_y = near_y.gt(near_x);
+    let exit_y = far_y.lt(far_x);
+    let near = L::select(entry_y, near_y, near_x);
+    let far = L::select(exit_y, far_y, far_x);
+    Raw::from_planes(near, far, entry_y, exit_y)
+}
+
+impl ClipKernel for SlabScalar {
+    const NAME: &'static str = "slab-scalar";
+
+    #[inline]
+    fn clip_one<F: Real>(rect: &Rect<F>, seg: &Segment<F>) -> Clip<F> {
+        clip_with(rect, seg, slab_raw::<F>)
+    }
+}

@@ -1,0 +1,102 @@
+//! Every algorithm, in both precisions, against the exact rational reference: random cases aimed
+//! at the hard places (proptest), and every batch length from 0 to 67 through the batch API.
+
+mod common;
+
+use common::cases::{case, TestFloat};
+use common::runner::check;
+use proptest::prelude::*;
+use slabclip::{rows_from_interleaved, Algorithm, ClipOutput, Real, Rect, Segment, Segments};
+
+/// Cases per precision; each runs all four algorithms, so each algorithm sees this many.
+const CASES: u32 = 100_000;
+
+fn check_all<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
+    let (r, s) = case::<F>(seed);
+    for alg in Algorithm::ALL {
+        let c = alg.clip_one(&r, &s);
+        let cs = c.segment(&r, &s);
+        check(alg, &r, &s, &c, &cs).map_err(|m| TestCaseError::fail(format!("seed {seed:#x}: {m}")))?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_algorithm_f32_meets_the_contract(seed in any::<u64>()) {
+        check_all::<f32>(seed)?;
+    }
+
+    #[test]
+    fn every_algorithm_f64_meets_the_contract(seed in any::<u64>()) {
+        check_all::<f64>(seed)?;
+    }
+}
+
+/// A batch of `n` cases against one rect (the rect of the first case).
+fn batch<F: TestFloat>(n: usize, seed: u64) -> (Rect<F>, Vec<Segment<F>>) {
+    let (r, _) = case::<F>(seed);
+    let segs = (0..n as u64).map(|i| case::<F>(seed ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).1).collect();
+    (r, segs)
+}
+
+fn bits<F: Real>(v: &[F]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits_u64()).collect()
+}
+
+fn batches_match_single_clips<F: TestFloat>() {
+    for n in 0..=67usize {
+        let (r, rows) = batch::<F>(n, 0xC11F + n as u64);
+        let soa = Segments::from_rows(&rows);
+        let flat: Vec<F> = soa.to_interleaved();
+        let view = rows_from_interleaved(&flat).unwrap();
+        for alg in Algorithm::ALL.into_iter().chain([Algorithm::Auto]) {
+            let want: Vec<_> = rows.iter().map(|s| alg.clip_one(&r, s)).collect();
+            let from_soa = alg.clip_to_vec(&r, &soa.as_ref(), true);
+            let from_rows = alg.clip_to_vec(&r, view, true);
+            for got in [&from_soa, &from_rows] {
+                assert_eq!(bits(&got.t_entry), bits(&want.iter().map(|c| c.t_entry).collect::<Vec<_>>()), "{alg} n={n}");
+                assert_eq!(bits(&got.t_exit), bits(&want.iter().map(|c| c.t_exit).collect::<Vec<_>>()), "{alg} n={n}");
+                assert_eq!(got.class, want.iter().map(|c| c.class as u8).collect::<Vec<_>>(), "{alg} n={n}");
+                let segs = got.segments.as_ref().unwrap();
+                for (i, s) in rows.iter().enumerate() {
+                    let c = want[i];
+                    let cs = c.segment(&r, s);
+                    let got_row = Segment::new(
+                        segs.as_ref().columns().0[i],
+                        segs.as_ref().columns().1[i],
+                        segs.as_ref().columns().2[i],
+                        segs.as_ref().columns().3[i],
+                    );
+                    assert_eq!(bits(&[got_row.x0, got_row.y0, got_row.x1, got_row.y1]), bits(&[cs.x0, cs.y0, cs.x1, cs.y1]));
+                    check(alg, &r, s, &c, &cs).unwrap();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_batch_length_0_to_67_f32() {
+    batches_match_single_clips::<f32>();
+}
+
+#[test]
+fn every_batch_length_0_to_67_f64() {
+    batches_match_single_clips::<f64>();
+}
+
+#[test]
+fn output_length_mismatch_is_an_error_before_any_write() {
+    let r = Rect::new(0.0f32, 0.0, 1.0, 1.0).unwrap();
+    let soa = Segments::from_rows(&[Segment::new(0.5, 0.5, 0.6, 0.6); 3]);
+    let mut t = vec![7.0f32; 2];
+    let mut out = ClipOutput { t_entry: Some(&mut t), ..Default::default() };
+    for alg in Algorithm::ALL {
+        let err = alg.clip(&r, &soa.as_ref(), &mut out).unwrap_err();
+        assert_eq!(err.to_string(), "length mismatch: t_entry has 2 elements, expected 3");
+    }
+    assert_eq!(t, [7.0, 7.0]);
+}
