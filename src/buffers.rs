@@ -94,12 +94,22 @@ pub struct Segments<F> {
 impl<F: Real> Segments<F> {
     /// An empty batch.
     pub fn new() -> Self {
-        Segments { x0: Vec::new(), y0: Vec::new(), x1: Vec::new(), y1: Vec::new() }
+        Segments {
+            x0: Vec::new(),
+            y0: Vec::new(),
+            x1: Vec::new(),
+            y1: Vec::new(),
+        }
     }
 
     /// `n` segments of NaN, to be overwritten (an output buffer).
     pub fn nan(n: usize) -> Self {
-        Segments { x0: vec![F::NAN; n], y0: vec![F::NAN; n], x1: vec![F::NAN; n], y1: vec![F::NAN; n] }
+        Segments {
+            x0: vec![F::NAN; n],
+            y0: vec![F::NAN; n],
+            x1: vec![F::NAN; n],
+            y1: vec![F::NAN; n],
+        }
     }
 
     /// Appends one segment.
@@ -124,21 +134,32 @@ impl<F: Real> Segments<F> {
 
     /// The rows, interleaved `[x0, y0, x1, y1, …]`.
     pub fn to_interleaved(&self) -> Vec<F> {
-        (0..self.x0.len()).flat_map(|i| {
-            let s = self.segment(i);
-            [s.x0, s.y0, s.x1, s.y1]
-        })
-        .collect()
+        (0..self.x0.len())
+            .flat_map(|i| {
+                let s = self.segment(i);
+                [s.x0, s.y0, s.x1, s.y1]
+            })
+            .collect()
     }
 
     /// Borrows the batch.
     pub fn as_ref(&self) -> SegmentsRef<'_, F> {
-        SegmentsRef { x0: &self.x0, y0: &self.y0, x1: &self.x1, y1: &self.y1 }
+        SegmentsRef {
+            x0: &self.x0,
+            y0: &self.y0,
+            x1: &self.x1,
+            y1: &self.y1,
+        }
     }
 
     /// Borrows the batch for writing.
     pub fn as_mut(&mut self) -> SegmentsMut<'_, F> {
-        SegmentsMut { x0: &mut self.x0, y0: &mut self.y0, x1: &mut self.x1, y1: &mut self.y1 }
+        SegmentsMut {
+            x0: &mut self.x0,
+            y0: &mut self.y0,
+            x1: &mut self.x1,
+            y1: &mut self.y1,
+        }
     }
 
     /// How many segments.
@@ -163,7 +184,12 @@ pub struct SegmentsMut<'a, F> {
 
 impl<'a, F: Real> SegmentsMut<'a, F> {
     /// Views four mutable slices as one output batch; lengths must agree.
-    pub fn new(x0: &'a mut [F], y0: &'a mut [F], x1: &'a mut [F], y1: &'a mut [F]) -> Result<Self, Error> {
+    pub fn new(
+        x0: &'a mut [F],
+        y0: &'a mut [F],
+        x1: &'a mut [F],
+        y1: &'a mut [F],
+    ) -> Result<Self, Error> {
         check_len("y0", x0.len(), y0.len())?;
         check_len("x1", x0.len(), x1.len())?;
         check_len("y1", x0.len(), y1.len())?;
@@ -202,7 +228,7 @@ pub fn rows_from_interleaved<F: Real>(values: &[F]) -> Result<&[Segment<F>], Err
 /// the bytes are aligned for `F`, else copied into an aligned buffer. Never undefined behaviour.
 pub fn rows_from_bytes<F: Real>(bytes: &[u8]) -> Result<Cow<'_, [Segment<F>]>, Error> {
     let row = core::mem::size_of::<Segment<F>>();
-    if bytes.len() % row != 0 {
+    if !bytes.len().is_multiple_of(row) {
         return Err(Error::RaggedRows(bytes.len() / core::mem::size_of::<F>()));
     }
     Ok(match bytemuck::try_cast_slice(bytes) {
@@ -263,7 +289,11 @@ fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), Er
     if expected == found {
         Ok(())
     } else {
-        Err(Error::LengthMismatch { what, expected, found })
+        Err(Error::LengthMismatch {
+            what,
+            expected,
+            found,
+        })
     }
 }
 
@@ -277,7 +307,10 @@ mod tests {
         let rows = rows_from_interleaved(&v).unwrap();
         assert_eq!(rows.as_ptr() as *const f32, v.as_ptr());
         assert_eq!(rows[1], Segment::new(5.0, 6.0, 7.0, 8.0));
-        assert!(matches!(rows_from_interleaved(&v[..7]), Err(Error::RaggedRows(7))));
+        assert!(matches!(
+            rows_from_interleaved(&v[..7]),
+            Err(Error::RaggedRows(7))
+        ));
     }
 
     #[test]
@@ -299,7 +332,10 @@ mod tests {
         let a = [0.0f32; 3];
         let b = [0.0f32; 2];
         let e = SegmentsRef::new(&a, &a, &b, &a).unwrap_err();
-        assert_eq!(e.to_string(), "length mismatch: x1 has 2 elements, expected 3");
+        assert_eq!(
+            e.to_string(),
+            "length mismatch: x1 has 2 elements, expected 3"
+        );
     }
 
     #[test]
@@ -308,6 +344,9 @@ mod tests {
         let s = Segments::from_interleaved(&v).unwrap();
         assert_eq!(s.len(), 2);
         let back = s.to_interleaved();
-        assert_eq!(bytemuck::cast_slice::<f32, u32>(&back), bytemuck::cast_slice::<f32, u32>(&v));
+        assert_eq!(
+            bytemuck::cast_slice::<f32, u32>(&back),
+            bytemuck::cast_slice::<f32, u32>(&v)
+        );
     }
 }

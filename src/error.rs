@@ -37,6 +37,9 @@ pub enum Error {
 impl Error {
     /// A file error for `path`.
     pub fn file(path: impl Into<PathBuf>, msg: impl Into<String>) -> Self {
-        Error::File { path: path.into(), msg: msg.into() }
+        Error::File {
+            path: path.into(),
+            msg: msg.into(),
+        }
     }
 }

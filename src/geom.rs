@@ -20,17 +20,31 @@ impl<F: Real> Rect<F> {
     ///
     /// Corner cases: `-0.0` and `0.0` are equal bounds; NaN or ±∞ anywhere is an error.
     pub fn new(xmin: F, ymin: F, xmax: F, ymax: F) -> Result<Self, Error> {
-        let named = [("xmin", xmin), ("ymin", ymin), ("xmax", xmax), ("ymax", ymax)];
-        if let Some((name, v)) = named.iter().find(|(_, v)| !v.is_finite_()) {
+        let named = [
+            ("xmin", xmin),
+            ("ymin", ymin),
+            ("xmax", xmax),
+            ("ymax", ymax),
+        ];
+        if let Some((name, v)) = named.iter().find(|(_, v)| !v.finite()) {
             return Err(Error::InvalidRect(format!("{name} = {v} is not finite")));
         }
         if xmin > xmax {
-            return Err(Error::InvalidRect(format!("xmin = {xmin} is greater than xmax = {xmax}")));
+            return Err(Error::InvalidRect(format!(
+                "xmin = {xmin} is greater than xmax = {xmax}"
+            )));
         }
         if ymin > ymax {
-            return Err(Error::InvalidRect(format!("ymin = {ymin} is greater than ymax = {ymax}")));
+            return Err(Error::InvalidRect(format!(
+                "ymin = {ymin} is greater than ymax = {ymax}"
+            )));
         }
-        Ok(Rect { xmin, ymin, xmax, ymax })
+        Ok(Rect {
+            xmin,
+            ymin,
+            xmax,
+            ymax,
+        })
     }
 
     /// The left bound.
@@ -95,13 +109,18 @@ impl<F: Real> Segment<F> {
 
     /// A segment whose four coordinates are NaN: what a miss clips to.
     pub const fn nan() -> Self {
-        Segment { x0: F::NAN, y0: F::NAN, x1: F::NAN, y1: F::NAN }
+        Segment {
+            x0: F::NAN,
+            y0: F::NAN,
+            x1: F::NAN,
+            y1: F::NAN,
+        }
     }
 
     /// Whether every coordinate is finite (else the clip is [`Class::Invalid`]).
     #[inline(always)]
     pub fn is_finite(&self) -> bool {
-        self.x0.is_finite_() && self.y0.is_finite_() && self.x1.is_finite_() && self.y1.is_finite_()
+        self.x0.finite() && self.y0.finite() && self.x1.finite() && self.y1.finite()
     }
 }
 
@@ -146,7 +165,7 @@ impl Class {
     pub fn of<F: Real>(valid: bool, t_entry: F, t_exit: F) -> Class {
         if !valid {
             Class::Invalid
-        } else if t_entry != t_entry {
+        } else if !t_entry.eq_(t_entry) {
             Class::Outside
         } else if t_entry == t_exit {
             Class::Touches
@@ -192,15 +211,4 @@ pub enum Axis {
     X,
     /// The bottom or top edge (`y = ymin` or `y = ymax`).
     Y,
-}
-
-/// Finiteness test on the scalar types, without going through the lane trait.
-trait FiniteExt {
-    fn is_finite_(self) -> bool;
-}
-impl<F: Real> FiniteExt for F {
-    #[inline(always)]
-    fn is_finite_(self) -> bool {
-        crate::real::Lane::finite(self)
-    }
 }

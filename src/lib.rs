@@ -86,8 +86,13 @@ pub mod io;
 pub mod kernels;
 pub mod real;
 
-pub use buffers::{rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments, SegmentsMut, SegmentsRef};
+pub use buffers::{
+    rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,
+    SegmentsMut, SegmentsRef,
+};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
-pub use kernels::{Algorithm, Clip, ClipKernel, CohenSutherland, LiangBarsky, SectorLut, SlabScalar};
+pub use kernels::{
+    Algorithm, Clip, ClipKernel, CohenSutherland, LiangBarsky, SectorLut, SlabScalar,
+};
 pub use real::{Lane, Real};

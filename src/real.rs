@@ -28,7 +28,10 @@ pub trait Lane:
     + Neg<Output = Self>
 {
     /// Per-lane truth values.
-    type Mask: Copy + BitAnd<Output = Self::Mask> + BitOr<Output = Self::Mask> + Not<Output = Self::Mask>;
+    type Mask: Copy
+        + BitAnd<Output = Self::Mask>
+        + BitOr<Output = Self::Mask>
+        + Not<Output = Self::Mask>;
     /// The scalar type of one lane.
     type Scalar: Real;
 
@@ -175,7 +178,7 @@ mod tests {
     fn constants_are_the_neighbours_of_zero_and_one() {
         assert_eq!(f32::ONE_BELOW, f32::from_bits(1.0f32.to_bits() - 1));
         assert_eq!(f64::ONE_BELOW, f64::from_bits(1.0f64.to_bits() - 1));
-        assert!(f32::TINY > 0.0 && f32::TINY / 2.0 == 0.0);
-        assert!(f64::TINY > 0.0 && f64::TINY / 2.0 == 0.0);
+        assert_eq!(f32::TINY.to_bits(), 1);
+        assert_eq!(f64::TINY.to_bits(), 1);
     }
 }

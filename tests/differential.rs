@@ -16,7 +16,8 @@ fn check_all<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
     for alg in Algorithm::ALL {
         let c = alg.clip_one(&r, &s);
         let cs = c.segment(&r, &s);
-        check(alg, &r, &s, &c, &cs).map_err(|m| TestCaseError::fail(format!("seed {seed:#x}: {m}")))?;
+        check(alg, &r, &s, &c, &cs)
+            .map_err(|m| TestCaseError::fail(format!("seed {seed:#x}: {m}")))?;
     }
     Ok(())
 }
@@ -38,7 +39,9 @@ proptest! {
 /// A batch of `n` cases against one rect (the rect of the first case).
 fn batch<F: TestFloat>(n: usize, seed: u64) -> (Rect<F>, Vec<Segment<F>>) {
     let (r, _) = case::<F>(seed);
-    let segs = (0..n as u64).map(|i| case::<F>(seed ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).1).collect();
+    let segs = (0..n as u64)
+        .map(|i| case::<F>(seed ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).1)
+        .collect();
     (r, segs)
 }
 
@@ -57,9 +60,21 @@ fn batches_match_single_clips<F: TestFloat>() {
             let from_soa = alg.clip_to_vec(&r, &soa.as_ref(), true);
             let from_rows = alg.clip_to_vec(&r, view, true);
             for got in [&from_soa, &from_rows] {
-                assert_eq!(bits(&got.t_entry), bits(&want.iter().map(|c| c.t_entry).collect::<Vec<_>>()), "{alg} n={n}");
-                assert_eq!(bits(&got.t_exit), bits(&want.iter().map(|c| c.t_exit).collect::<Vec<_>>()), "{alg} n={n}");
-                assert_eq!(got.class, want.iter().map(|c| c.class as u8).collect::<Vec<_>>(), "{alg} n={n}");
+                assert_eq!(
+                    bits(&got.t_entry),
+                    bits(&want.iter().map(|c| c.t_entry).collect::<Vec<_>>()),
+                    "{alg} n={n}"
+                );
+                assert_eq!(
+                    bits(&got.t_exit),
+                    bits(&want.iter().map(|c| c.t_exit).collect::<Vec<_>>()),
+                    "{alg} n={n}"
+                );
+                assert_eq!(
+                    got.class,
+                    want.iter().map(|c| c.class as u8).collect::<Vec<_>>(),
+                    "{alg} n={n}"
+                );
                 let segs = got.segments.as_ref().unwrap();
                 for (i, s) in rows.iter().enumerate() {
                     let c = want[i];
@@ -70,7 +85,10 @@ fn batches_match_single_clips<F: TestFloat>() {
                         segs.as_ref().columns().2[i],
                         segs.as_ref().columns().3[i],
                     );
-                    assert_eq!(bits(&[got_row.x0, got_row.y0, got_row.x1, got_row.y1]), bits(&[cs.x0, cs.y0, cs.x1, cs.y1]));
+                    assert_eq!(
+                        bits(&[got_row.x0, got_row.y0, got_row.x1, got_row.y1]),
+                        bits(&[cs.x0, cs.y0, cs.x1, cs.y1])
+                    );
                     check(alg, &r, s, &c, &cs).unwrap();
                 }
             }
@@ -93,10 +111,16 @@ fn output_length_mismatch_is_an_error_before_any_write() {
     let r = Rect::new(0.0f32, 0.0, 1.0, 1.0).unwrap();
     let soa = Segments::from_rows(&[Segment::new(0.5, 0.5, 0.6, 0.6); 3]);
     let mut t = vec![7.0f32; 2];
-    let mut out = ClipOutput { t_entry: Some(&mut t), ..Default::default() };
+    let mut out = ClipOutput {
+        t_entry: Some(&mut t),
+        ..Default::default()
+    };
     for alg in Algorithm::ALL {
         let err = alg.clip(&r, &soa.as_ref(), &mut out).unwrap_err();
-        assert_eq!(err.to_string(), "length mismatch: t_entry has 2 elements, expected 3");
+        assert_eq!(
+            err.to_string(),
+            "length mismatch: t_entry has 2 elements, expected 3"
+        );
     }
     assert_eq!(t, [7.0, 7.0]);
 }

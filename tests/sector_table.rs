@@ -18,15 +18,30 @@ const REJECT: u8 = 0x80;
 /// The sector of an exact point around `[0, 1]²`, computed here independently of the crate.
 fn sector(x: &Q, y: &Q) -> usize {
     let (zero, one) = (Q::from_integer(0.into()), Q::from_integer(1.into()));
-    let col = if x < &zero { 0 } else if x > &one { 2 } else { 1 };
-    let row = if y < &zero { 0 } else if y > &one { 2 } else { 1 };
+    let col = if x < &zero {
+        0
+    } else if x > &one {
+        2
+    } else {
+        1
+    };
+    let row = if y < &zero {
+        0
+    } else if y > &one {
+        2
+    } else {
+        1
+    };
     3 * row + col
 }
 
 #[test]
 fn table_matches_brute_force() {
     let grid: Vec<Q> = (-4..=8).map(|k| Q::new(k.into(), 4.into())).collect();
-    let points: Vec<(Q, Q)> = grid.iter().flat_map(|x| grid.iter().map(move |y| (x.clone(), y.clone()))).collect();
+    let points: Vec<(Q, Q)> = grid
+        .iter()
+        .flat_map(|x| grid.iter().map(move |y| (x.clone(), y.clone())))
+        .collect();
     let (zero, one) = (Q::from_integer(0.into()), Q::from_integer(1.into()));
     let mut seen_entry = [0u8; 81];
     let mut seen_exit = [0u8; 81];
@@ -46,8 +61,18 @@ fn table_matches_brute_force() {
             };
             let [nx, fx] = planes(&sx, LEFT, RIGHT, x0 < x1);
             let [ny, fy] = planes(&sy, BOTTOM, TOP, y0 < y1);
-            let entry = [&nx, &ny].iter().filter_map(|(t, _)| t.clone()).chain([zero.clone()]).max().unwrap();
-            let exit = [&fx, &fy].iter().filter_map(|(t, _)| t.clone()).chain([one.clone()]).min().unwrap();
+            let entry = [&nx, &ny]
+                .iter()
+                .filter_map(|(t, _)| t.clone())
+                .chain([zero.clone()])
+                .max()
+                .unwrap();
+            let exit = [&fx, &fy]
+                .iter()
+                .filter_map(|(t, _)| t.clone())
+                .chain([one.clone()])
+                .min()
+                .unwrap();
             if entry > exit {
                 continue;
             }
@@ -70,14 +95,34 @@ fn table_matches_brute_force() {
         let (s0, s1) = (key / 9, key % 9);
         distinct.insert([enter, leave]);
         if enter & REJECT != 0 {
-            assert!(!seen_hit[key], "sectors {s0}→{s1} are listed as a reject but a segment hits");
+            assert!(
+                !seen_hit[key],
+                "sectors {s0}→{s1} are listed as a reject but a segment hits"
+            );
             continue;
         }
-        assert!(seen_hit[key], "sectors {s0}→{s1}: no segment hits, yet not a reject");
-        assert_eq!(seen_entry[key] & !enter, 0, "sectors {s0}→{s1}: enters through an unlisted edge");
-        assert_eq!(seen_exit[key] & !leave, 0, "sectors {s0}→{s1}: leaves through an unlisted edge");
-        assert_eq!(seen_entry[key], enter, "sectors {s0}→{s1}: a listed entry edge is never used");
-        assert_eq!(seen_exit[key], leave, "sectors {s0}→{s1}: a listed exit edge is never used");
+        assert!(
+            seen_hit[key],
+            "sectors {s0}→{s1}: no segment hits, yet not a reject"
+        );
+        assert_eq!(
+            seen_entry[key] & !enter,
+            0,
+            "sectors {s0}→{s1}: enters through an unlisted edge"
+        );
+        assert_eq!(
+            seen_exit[key] & !leave,
+            0,
+            "sectors {s0}→{s1}: leaves through an unlisted edge"
+        );
+        assert_eq!(
+            seen_entry[key], enter,
+            "sectors {s0}→{s1}: a listed entry edge is never used"
+        );
+        assert_eq!(
+            seen_exit[key], leave,
+            "sectors {s0}→{s1}: a listed exit edge is never used"
+        );
     }
     assert!(distinct.len() > 10, "the table is not trivially uniform");
 }

@@ -16,8 +16,8 @@
 //! Comparing parameters instead keeps this algorithm's decisions those of the slab method.
 
 use super::contract::{axis_slab, plane_t, Raw, RectLanes};
-use super::{clip_with, Clip, ClipKernel};
 use super::sector_lut::{BOTTOM, LEFT, RIGHT, TOP};
+use super::{clip_with, Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
 use crate::real::Real;
 
@@ -83,7 +83,12 @@ fn raw<F: Real>(r: &RectLanes<F>, s: &Segment<F>) -> Raw<F> {
             (t1, t1_y, c1) = (t, on_y, new_code);
         }
     }
-    Raw { entry: t0, exit: t1, entry_y: t0_y, exit_y: t1_y }
+    Raw {
+        entry: t0,
+        exit: t1,
+        entry_y: t0_y,
+        exit_y: t1_y,
+    }
 }
 
 impl ClipKernel for CohenSutherland {

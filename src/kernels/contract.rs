@@ -72,13 +72,23 @@ impl<L: Lane> Raw<L> {
         use crate::Real;
         let zero = L::splat(L::Scalar::ZERO);
         let one = L::splat(L::Scalar::ONE);
-        Raw { entry: L::select(near.gt(zero), near, zero), exit: L::select(far.lt(one), far, one), entry_y, exit_y }
+        Raw {
+            entry: L::select(near.gt(zero), near, zero),
+            exit: L::select(far.lt(one), far, one),
+            entry_y,
+            exit_y,
+        }
     }
 }
 
 impl<F: crate::Real> Raw<F> {
     /// A sure miss (a trivial reject).
-    pub const MISS: Raw<F> = Raw { entry: F::INFINITY, exit: F::NAN, entry_y: false, exit_y: false };
+    pub const MISS: Raw<F> = Raw {
+        entry: F::INFINITY,
+        exit: F::NAN,
+        entry_y: false,
+        exit_y: false,
+    };
 }
 
 /// The finished clip of one segment (or one lane each): the contract's answer.
@@ -211,11 +221,24 @@ fn along<L: Lane>(p0: L, p1: L, t: L) -> L {
 /// The point at parameter `t` on the edge the segment crosses there: on axis y when `on_y`,
 /// else on axis x. `inward` picks the edge crossed going in (else the one going out).
 #[inline(always)]
-fn edge_point<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, t: L, on_y: L::Mask, inward: bool) -> (L, L) {
+fn edge_point<L: Lane>(
+    r: &RectLanes<L>,
+    s: &Segment<L>,
+    t: L,
+    on_y: L::Mask,
+    inward: bool,
+) -> (L, L) {
     let (right, up) = (s.x0.lt(s.x1), s.y0.lt(s.y1));
-    let (x_first, x_last) = (L::select(right, r.xmin, r.xmax), L::select(right, r.xmax, r.xmin));
+    let (x_first, x_last) = (
+        L::select(right, r.xmin, r.xmax),
+        L::select(right, r.xmax, r.xmin),
+    );
     let (y_first, y_last) = (L::select(up, r.ymin, r.ymax), L::select(up, r.ymax, r.ymin));
-    let (bx, by) = if inward { (x_first, y_first) } else { (x_last, y_last) };
+    let (bx, by) = if inward {
+        (x_first, y_first)
+    } else {
+        (x_last, y_last)
+    };
     let x = L::select(on_y, clamp(along(s.x0, s.x1, t), r.xmin, r.xmax), bx);
     let y = L::select(on_y, by, clamp(along(s.y0, s.y1, t), r.ymin, r.ymax));
     (x, y)

@@ -120,7 +120,11 @@ pub trait ClipKernel {
 /// Runs an algorithm's raw step through the shared contract: how scalar kernels implement
 /// [`ClipKernel::clip_one`].
 #[inline(always)]
-fn clip_with<F: Real>(rect: &Rect<F>, seg: &Segment<F>, raw: fn(&RectLanes<F>, &Segment<F>) -> Raw<F>) -> Clip<F> {
+fn clip_with<F: Real>(
+    rect: &Rect<F>,
+    seg: &Segment<F>,
+    raw: fn(&RectLanes<F>, &Segment<F>) -> Raw<F>,
+) -> Clip<F> {
     let r = RectLanes::splat(rect);
     Clip::from_finished(contract::finish(&r, seg, raw(&r, seg)))
 }
@@ -143,8 +147,12 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every concrete algorithm (not `Auto`), in the order reports list them.
-    pub const ALL: [Algorithm; 4] =
-        [Algorithm::LiangBarsky, Algorithm::SlabScalar, Algorithm::SectorLut, Algorithm::CohenSutherland];
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::LiangBarsky,
+        Algorithm::SlabScalar,
+        Algorithm::SectorLut,
+        Algorithm::CohenSutherland,
+    ];
 
     /// The name, as accepted by [`Algorithm::from_name`] and `--algorithm`.
     pub fn name(self) -> &'static str {
@@ -159,10 +167,18 @@ impl Algorithm {
 
     /// The algorithm called `name`, or [`Error::UnknownAlgorithm`] listing the names there are.
     pub fn from_name(name: &str) -> Result<Self, Error> {
-        Self::ALL.into_iter().chain([Algorithm::Auto]).find(|a| a.name() == name).ok_or_else(|| {
-            let names: Vec<_> = Self::ALL.iter().chain(&[Algorithm::Auto]).map(|a| a.name()).collect();
-            Error::UnknownAlgorithm(name.to_string(), names.join(", "))
-        })
+        Self::ALL
+            .into_iter()
+            .chain([Algorithm::Auto])
+            .find(|a| a.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = Self::ALL
+                    .iter()
+                    .chain(&[Algorithm::Auto])
+                    .map(|a| a.name())
+                    .collect();
+                Error::UnknownAlgorithm(name.to_string(), names.join(", "))
+            })
     }
 
     /// The concrete algorithm `Auto` stands for (itself for the others).
@@ -217,8 +233,14 @@ impl Algorithm {
             segments: segs.as_mut().map(|s| s.as_mut()),
         };
         // Every buffer was made `n` long just above, so the length check cannot fail.
-        self.clip(rect, input, &mut out).expect("buffers sized to the input");
-        ClipResults { t_entry, t_exit, class, segments: segs }
+        self.clip(rect, input, &mut out)
+            .expect("buffers sized to the input");
+        ClipResults {
+            t_entry,
+            t_exit,
+            class,
+            segments: segs,
+        }
     }
 }
 

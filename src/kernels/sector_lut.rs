@@ -63,8 +63,20 @@ const fn build_table() -> [[u8; 2]; 81] {
 /// The sector of `(x, y)` around the rect (NaN lands in the middle column or row).
 #[inline(always)]
 fn sector<F: Real>(r: &RectLanes<F>, x: F, y: F) -> usize {
-    let col = if x < r.xmin { 0 } else if x > r.xmax { 2 } else { 1 };
-    let row = if y < r.ymin { 0 } else if y > r.ymax { 2 } else { 1 };
+    let col = if x < r.xmin {
+        0
+    } else if x > r.xmax {
+        2
+    } else {
+        1
+    };
+    let row = if y < r.ymin {
+        0
+    } else if y > r.ymax {
+        2
+    } else {
+        1
+    };
     3 * row + col
 }
 

@@ -15,7 +15,6 @@ use super::{clip_with, Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
 
-
 /// The branch-free slab method, one segment at a time.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SlabScalar;

@@ -91,7 +91,10 @@ fn rect<F: TestFloat>(g: &mut Rng) -> Rect<F> {
 
 /// One coordinate on an axis with bounds `lo ≤ hi`, from a pool of interesting values.
 fn coord<F: TestFloat>(g: &mut Rng, lo: F, hi: F) -> F {
-    let span = (hi.to_f64() - lo.to_f64()).abs().max(lo.to_f64().abs()).max(1e-30);
+    let span = (hi.to_f64() - lo.to_f64())
+        .abs()
+        .max(lo.to_f64().abs())
+        .max(1e-30);
     match g.below(16) {
         0 => lo,
         1 => hi,
@@ -112,7 +115,9 @@ fn coord<F: TestFloat>(g: &mut Rng, lo: F, hi: F) -> F {
         }
         11 => F::from_f64(g.wide()),
         12 => F::TINY * F::from_f64(g.int(-3, 3) as f64),
-        13 => F::from_f64(g.unit()) * F::MAX * F::from_f64(if g.below(2) == 0 { 1.0 } else { -1.0 }),
+        13 => {
+            F::from_f64(g.unit()) * F::MAX * F::from_f64(if g.below(2) == 0 { 1.0 } else { -1.0 })
+        }
         _ => F::from_f64(lo.to_f64() + (g.unit() * 3.0 - 1.0) * span),
     }
 }
@@ -161,7 +166,8 @@ pub fn case<F: TestFloat>(seed: u64) -> (Rect<F>, Segment<F>) {
         // scaled by a power of two, all exact.
         3 | 4 => {
             let (cx, cy) = corner(g, &r);
-            let h = 2f64.powi(g.int(-20, 4) as i32) * (r.xmax().to_f64() - r.xmin().to_f64()).abs().max(1.0);
+            let h = 2f64.powi(g.int(-20, 4) as i32)
+                * (r.xmax().to_f64() - r.xmin().to_f64()).abs().max(1.0);
             let (vx, vy) = (g.int(-3, 3) as f64 * h, g.int(-3, 3) as f64 * h);
             let (k, m) = (g.int(0, 3) as f64, g.int(0, 3) as f64);
             let s = Segment::new(

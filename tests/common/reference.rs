@@ -26,12 +26,20 @@ pub fn slab(lo: &Q, hi: &Q, p0: &Q, p1: &Q) -> Slab {
     let d = p1 - p0;
     if d.is_zero() {
         let inside = lo <= p0 && p0 <= hi;
-        return Slab { near: None, far: None, empty: !inside };
+        return Slab {
+            near: None,
+            far: None,
+            empty: !inside,
+        };
     }
     let a = (lo - p0) / &d;
     let b = (hi - p0) / &d;
     let (near, far) = if d.is_positive() { (a, b) } else { (b, a) };
-    Slab { near: Some(near), far: Some(far), empty: false }
+    Slab {
+        near: Some(near),
+        far: Some(far),
+        empty: false,
+    }
 }
 
 /// The exact answer for one segment.
@@ -99,20 +107,36 @@ pub fn exact<F: Real>(r: &Rect<F>, s: &Segment<F>) -> Exact {
             (false, false) => Class::Crosses,
         }
     };
-    Exact { valid, p0_in: inside(&x0, &y0), p1_in: inside(&x1, &y1), entry, exit, parallel_miss, class }
+    Exact {
+        valid,
+        p0_in: inside(&x0, &y0),
+        p1_in: inside(&x1, &y1),
+        entry,
+        exit,
+        parallel_miss,
+        class,
+    }
 }
 
 /// The spacing of `F` at the magnitude of `x`: `2^(e − p + 1)` for `2^e ≤ |x| < 2^(e+1)`, and
 /// the subnormal spacing below the normal range.
 pub fn ulp<F: Real>(x: &Q) -> Q {
-    let (digits, min_exp) = if core::mem::size_of::<F>() == 4 { (24i32, -126i32) } else { (53, -1022) };
+    let (digits, min_exp) = if core::mem::size_of::<F>() == 4 {
+        (24i32, -126i32)
+    } else {
+        (53, -1022)
+    };
     let a = x.abs();
     let tiny = pow2(min_exp - digits + 1);
     if a < pow2(min_exp) {
         return tiny;
     }
     let approx = num_traits::ToPrimitive::to_f64(&a).unwrap_or(f64::MAX);
-    let mut e = if approx.is_finite() && approx > 0.0 { approx.log2().floor() as i32 } else { 1024 };
+    let mut e = if approx.is_finite() && approx > 0.0 {
+        approx.log2().floor() as i32
+    } else {
+        1024
+    };
     while pow2(e) > a {
         e -= 1;
     }

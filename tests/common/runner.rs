@@ -25,8 +25,17 @@ fn near_graze<F: Real>(e: &Exact) -> bool {
     if e.parallel_miss {
         return false;
     }
-    let big = if e.entry.abs() > e.exit.abs() { e.entry.abs() } else { e.exit.abs() };
+    let big = if e.entry.abs() > e.exit.abs() {
+        e.entry.abs()
+    } else {
+        e.exit.abs()
+    };
     (&e.entry - &e.exit).abs() <= ulp::<F>(&big) * Q::from_integer(GRAZE_ULPS.into())
+}
+
+/// NaN test through `f64` (exact for both types).
+pub fn is_nan<F: Real>(x: F) -> bool {
+    x.to_f64().is_nan()
 }
 
 fn same_bits<F: Real>(a: F, b: F) -> bool {
@@ -34,7 +43,13 @@ fn same_bits<F: Real>(a: F, b: F) -> bool {
 }
 
 /// Checks one result; the error names the algorithm, the inputs and the broken rule.
-pub fn check<F: Real>(alg: Algorithm, r: &Rect<F>, s: &Segment<F>, c: &Clip<F>, cs: &Segment<F>) -> Result<(), String> {
+pub fn check<F: Real>(
+    alg: Algorithm,
+    r: &Rect<F>,
+    s: &Segment<F>,
+    c: &Clip<F>,
+    cs: &Segment<F>,
+) -> Result<(), String> {
     let fail = |rule: &str| {
         Err(format!(
             "{alg} broke '{rule}'\n  rect {r:?}\n  seg  {s:?}\n  got  {c:?}\n  clipped {cs:?}\n  exact {:?}",
@@ -43,10 +58,10 @@ pub fn check<F: Real>(alg: Algorithm, r: &Rect<F>, s: &Segment<F>, c: &Clip<F>, 
     };
     let e = exact(r, s);
     let hit = c.class.is_hit();
-    let nan_seg = |x: &Segment<F>| x.x0 != x.x0 && x.y0 != x.y0 && x.x1 != x.x1 && x.y1 != x.y1;
+    let nan_seg = |x: &Segment<F>| [x.x0, x.y0, x.x1, x.y1].into_iter().all(is_nan);
 
     if !e.valid {
-        if c.class != Class::Invalid || c.t_entry == c.t_entry || c.t_exit == c.t_exit || !nan_seg(cs) {
+        if c.class != Class::Invalid || !is_nan(c.t_entry) || !is_nan(c.t_exit) || !nan_seg(cs) {
             return fail("non-finite input is Invalid with NaN outputs");
         }
         return Ok(());
@@ -64,7 +79,7 @@ pub fn check<F: Real>(alg: Algorithm, r: &Rect<F>, s: &Segment<F>, c: &Clip<F>, 
         return fail("P1 inside gives a hit with t_exit == 1.0");
     }
     if !hit {
-        if c.t_entry == c.t_entry || c.t_exit == c.t_exit || !nan_seg(cs) {
+        if !is_nan(c.t_entry) || !is_nan(c.t_exit) || !nan_seg(cs) {
             return fail("a miss has NaN parameters and a NaN segment");
         }
         if e.hit() && !near_graze::<F>(&e) {
@@ -89,16 +104,31 @@ pub fn check<F: Real>(alg: Algorithm, r: &Rect<F>, s: &Segment<F>, c: &Clip<F>, 
         return fail("class equals the exact class away from a graze");
     }
     if ulps(c.t_entry, &e.entry) > T_ULPS {
-        return fail(&format!("t_entry within 2 ulps (off by {:.3})", ulps(c.t_entry, &e.entry)));
+        return fail(&format!(
+            "t_entry within 2 ulps (off by {:.3})",
+            ulps(c.t_entry, &e.entry)
+        ));
     }
     if ulps(c.t_exit, &e.exit) > T_ULPS {
-        return fail(&format!("t_exit within 2 ulps (off by {:.3})", ulps(c.t_exit, &e.exit)));
+        return fail(&format!(
+            "t_exit within 2 ulps (off by {:.3})",
+            ulps(c.t_exit, &e.exit)
+        ));
     }
     check_clipped(r, s, c, cs, &e).or_else(|rule| fail(&rule))
 }
 
-fn check_clipped<F: Real>(r: &Rect<F>, s: &Segment<F>, c: &Clip<F>, cs: &Segment<F>, e: &Exact) -> Result<(), String> {
-    let ends = [(cs.x0, cs.y0, c.t_entry, &e.entry, (s.x0, s.y0)), (cs.x1, cs.y1, c.t_exit, &e.exit, (s.x1, s.y1))];
+fn check_clipped<F: Real>(
+    r: &Rect<F>,
+    s: &Segment<F>,
+    c: &Clip<F>,
+    cs: &Segment<F>,
+    e: &Exact,
+) -> Result<(), String> {
+    let ends = [
+        (cs.x0, cs.y0, c.t_entry, &e.entry, (s.x0, s.y0)),
+        (cs.x1, cs.y1, c.t_exit, &e.exit, (s.x1, s.y1)),
+    ];
     for (i, (x, y, t, t_exact, (px, py))) in ends.into_iter().enumerate() {
         let end = if i == 0 { "entry" } else { "exit" };
         if !r.contains(x, y) {
@@ -107,24 +137,42 @@ fn check_clipped<F: Real>(r: &Rect<F>, s: &Segment<F>, c: &Clip<F>, cs: &Segment
         let inside_end = if i == 0 { t == F::ZERO } else { t == F::ONE };
         let other_inside_end = if i == 0 { t == F::ONE } else { t == F::ZERO };
         if inside_end || other_inside_end {
-            if !(same_bits(x, px) && same_bits(y, py)) && !(other_inside_end && same_bits(x, if i == 0 { s.x1 } else { s.x0 }) && same_bits(y, if i == 0 { s.y1 } else { s.y0 })) {
-                return Err(format!("clipped {end} point at t = 0 or 1 is the endpoint, bit for bit"));
+            // At t = 0 the point is P0 and at t = 1 it is P1, bit for bit.
+            let (wx, wy) = if inside_end {
+                (px, py)
+            } else if i == 0 {
+                (s.x1, s.y1)
+            } else {
+                (s.x0, s.y0)
+            };
+            if !(same_bits(x, wx) && same_bits(y, wy)) {
+                return Err(format!(
+                    "clipped {end} point at t = 0 or 1 is the endpoint, bit for bit"
+                ));
             }
             continue;
         }
         let on_edge = x == r.xmin() || x == r.xmax() || y == r.ymin() || y == r.ymax();
         if !on_edge {
-            return Err(format!("clipped {end} point cut by an edge lies exactly on an edge"));
+            return Err(format!(
+                "clipped {end} point cut by an edge lies exactly on an edge"
+            ));
         }
         // Close to the exact point P(t_exact): within a few roundings of the coordinates involved.
         let eps = q(F::ONE_BELOW);
         let eps = Q::from_integer(1.into()) - eps; // ε/2
-        for (v, a, b, lo, hi) in [(x, s.x0, s.x1, r.xmin(), r.xmax()), (y, s.y0, s.y1, r.ymin(), r.ymax())] {
+        for (v, a, b, lo, hi) in [
+            (x, s.x0, s.x1, r.xmin(), r.xmax()),
+            (y, s.y0, s.y1, r.ymin(), r.ymax()),
+        ] {
             let want = q(a) + t_exact * (q(b) - q(a));
             let scale = q(a).abs() + q(b).abs() + q(lo).abs() + q(hi).abs();
-            let tol = eps.clone() * Q::from_integer(16.into()) * scale + ulp::<F>(&Q::from_integer(0.into()));
+            let tol = eps.clone() * Q::from_integer(16.into()) * scale
+                + ulp::<F>(&Q::from_integer(0.into()));
             if (q(v) - &want).abs() > tol {
-                return Err(format!("clipped {end} point is within rounding of the exact point"));
+                return Err(format!(
+                    "clipped {end} point is within rounding of the exact point"
+                ));
             }
         }
     }
