@@ -20,6 +20,11 @@ pub trait SegmentSource<F>: Sync {
     }
     /// Segment `i`. Panics if `i >= len()`; batch drivers only ask for indices they checked.
     fn segment(&self, i: usize) -> Segment<F>;
+    /// The four coordinate columns, where the source is structure-of-arrays (the SIMD kernels
+    /// load these directly; other sources are gathered lane by lane).
+    fn columns(&self) -> Option<SegmentsRef<'_, F>> {
+        None
+    }
 }
 
 /// A borrowed structure-of-arrays batch: four caller slices of equal length, never copied.
@@ -58,6 +63,9 @@ impl<F: Real> SegmentSource<F> for SegmentsRef<'_, F> {
     fn segment(&self, i: usize) -> Segment<F> {
         Segment::new(self.x0[i], self.y0[i], self.x1[i], self.y1[i])
     }
+    fn columns(&self) -> Option<SegmentsRef<'_, F>> {
+        Some(*self)
+    }
 }
 
 impl<F: Real> SegmentSource<F> for [Segment<F>] {
@@ -79,6 +87,9 @@ impl<F: Real> SegmentSource<F> for Segments<F> {
     #[inline(always)]
     fn segment(&self, i: usize) -> Segment<F> {
         self.as_ref().segment(i)
+    }
+    fn columns(&self) -> Option<SegmentsRef<'_, F>> {
+        Some(self.as_ref())
     }
 }
 
@@ -204,6 +215,11 @@ impl<'a, F: Real> SegmentsMut<'a, F> {
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.x0.is_empty()
+    }
+
+    /// The four columns `(x0, y0, x1, y1)` for writing.
+    pub fn columns_mut(&mut self) -> (&mut [F], &mut [F], &mut [F], &mut [F]) {
+        (self.x0, self.y0, self.x1, self.y1)
     }
 
     /// Writes segment `i`. Panics if `i >= len()`.

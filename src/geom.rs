@@ -1,7 +1,7 @@
 //! Geometry at the ground floor: rectangles, segments, and the class of a clip.
 
 use crate::error::Error;
-use crate::real::Real;
+use crate::real::{Lane, Real};
 
 /// A closed axis-aligned rectangle `[xmin, xmax] × [ymin, ymax]`.
 ///
@@ -163,20 +163,23 @@ impl Class {
     /// `t_entry`, `t_exit` are NaN on a miss; the exact values `0` and `1` mark endpoints inside.
     #[inline(always)]
     pub fn of<F: Real>(valid: bool, t_entry: F, t_exit: F) -> Class {
-        if !valid {
-            Class::Invalid
-        } else if !t_entry.eq_(t_entry) {
-            Class::Outside
-        } else if t_entry == t_exit {
-            Class::Touches
-        } else {
-            match (t_entry == F::ZERO, t_exit == F::ONE) {
-                (true, true) => Class::Inside,
-                (false, true) => Class::Enters,
-                (true, false) => Class::Exits,
-                (false, false) => Class::Crosses,
-            }
-        }
+        let code = Class::code_lanes(valid, t_entry, t_exit).to_f64() as u8;
+        Class::from_code(code).unwrap_or(Class::Invalid)
+    }
+
+    /// [`Class::of`] lane by lane, as the class code in a float: the one definition of how
+    /// parameters map to classes, for scalar and SIMD kernels alike.
+    #[inline(always)]
+    pub(crate) fn code_lanes<L: Lane>(valid: L::Mask, t_entry: L, t_exit: L) -> L {
+        let c = |k: Class| L::splat(L::Scalar::from_f64(k as u8 as f64));
+        let starts_in = t_entry.eq_(L::splat(L::Scalar::ZERO));
+        let ends_in = t_exit.eq_(L::splat(L::Scalar::ONE));
+        let inside_or_enters = L::select(starts_in, c(Class::Inside), c(Class::Enters));
+        let exits_or_crosses = L::select(starts_in, c(Class::Exits), c(Class::Crosses));
+        let long = L::select(ends_in, inside_or_enters, exits_or_crosses);
+        let hit = L::select(t_entry.eq_(t_exit), c(Class::Touches), long);
+        let valid_code = L::select(t_entry.eq_(t_entry), hit, c(Class::Outside));
+        L::select(valid, valid_code, c(Class::Invalid))
     }
 
     /// Whether the clip is non-empty.
@@ -187,7 +190,16 @@ impl Class {
 
     /// The class for a code, or `None` for a code no class has.
     pub fn from_code(code: u8) -> Option<Class> {
-        Class::ALL.into_iter().find(|c| *c as u8 == code)
+        Some(match code {
+            0 => Class::Outside,
+            1 => Class::Inside,
+            2 => Class::Enters,
+            3 => Class::Exits,
+            4 => Class::Crosses,
+            5 => Class::Touches,
+            255 => Class::Invalid,
+            _ => return None,
+        })
     }
 
     /// The lower-case name, as in SPEC §1.

@@ -85,6 +85,7 @@ pub mod geom;
 pub mod io;
 pub mod kernels;
 pub mod real;
+pub mod simd;
 
 pub use buffers::{
     rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,
@@ -93,6 +94,6 @@ pub use buffers::{
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
 pub use kernels::{
-    Algorithm, Clip, ClipKernel, CohenSutherland, LiangBarsky, SectorLut, SlabScalar,
+    Algorithm, Clip, ClipKernel, CohenSutherland, LiangBarsky, SectorLut, SimdSlab, SlabScalar,
 };
 pub use real::{Lane, Real};

@@ -100,10 +100,19 @@ pub trait Real:
     fn to_f64(self) -> f64;
     /// The IEEE bits, widened to 64.
     fn to_bits_u64(self) -> u64;
+
+    /// The SIMD vector of this type in this build (see [`crate::simd`]).
+    type Simd: Lane<Scalar = Self, Mask = Self::Simd>;
+    /// Lanes in [`Real::Simd`].
+    const LANES: usize;
+    /// Loads the first [`Real::LANES`] values of `s` into a vector. Panics if `s` is shorter.
+    fn load(s: &[Self]) -> Self::Simd;
+    /// Stores a vector into the first [`Real::LANES`] values of `out`. Panics if `out` is shorter.
+    fn store(v: Self::Simd, out: &mut [Self]);
 }
 
 macro_rules! scalar_lane {
-    ($t:ty, $dtype:literal) => {
+    ($t:ty, $dtype:literal, $simd:ty) => {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
@@ -163,12 +172,24 @@ macro_rules! scalar_lane {
             fn to_bits_u64(self) -> u64 {
                 self.to_bits() as u64
             }
+
+            type Simd = $simd;
+            const LANES: usize = core::mem::size_of::<$simd>() / core::mem::size_of::<$t>();
+            #[inline(always)]
+            fn load(s: &[$t]) -> $simd {
+                let a: [$t; Self::LANES] = s[..Self::LANES].try_into().expect("a full vector");
+                <$simd>::new(a)
+            }
+            #[inline(always)]
+            fn store(v: $simd, out: &mut [$t]) {
+                out[..Self::LANES].copy_from_slice(v.as_array());
+            }
         }
     };
 }
 
-scalar_lane!(f32, "float32");
-scalar_lane!(f64, "float64");
+scalar_lane!(f32, "float32", crate::simd::F32s);
+scalar_lane!(f64, "float64", crate::simd::F64s);
 
 #[cfg(test)]
 mod tests {

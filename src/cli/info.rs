@@ -2,7 +2,8 @@
 
 use slabclip::{Algorithm, Real};
 
-/// Prints the version, the algorithms (and what `auto` picks) and the precisions.
+/// Prints the version, the algorithms (and what `auto` picks), the precisions, and the SIMD
+/// level this binary was built for beside the best the CPU supports.
 pub fn run() {
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     println!("slabclip {}", env!("CARGO_PKG_VERSION"));
@@ -12,4 +13,11 @@ pub fn run() {
         Algorithm::Auto.resolve().name()
     );
     println!("precisions: {}, {}", f32::DTYPE, f64::DTYPE);
+    println!(
+        "simd built: {} ({} f32 / {} f64 lanes)",
+        slabclip::simd::BUILT_LEVEL,
+        f32::LANES,
+        f64::LANES
+    );
+    println!("simd cpu:   {}", slabclip::simd::detected_level());
 }

@@ -6,6 +6,7 @@
 //! | `slab-scalar` | `slab.rs` | branch-free min/max of the two slabs |
 //! | `sector-lut` | `sector_lut.rs` | 3×3 sectors of both ends index a table of the edges worth testing |
 //! | `cohen-sutherland` | `cohen_sutherland.rs` | outcodes, trivial accept/reject, edge by edge |
+//! | `simd-slab` | `simd_slab.rs` | `slab.rs` run on `wide` vectors across segments |
 //!
 //! Each finds the *raw* entry and exit parameters; `contract.rs` turns them into SPEC §1's exact
 //! answer, the same way for all. A new algorithm is a new file here with a `ClipKernel` impl and
@@ -16,11 +17,13 @@ pub(crate) mod contract;
 mod cohen_sutherland;
 mod liang_barsky;
 mod sector_lut;
+mod simd_slab;
 mod slab;
 
 pub use cohen_sutherland::CohenSutherland;
 pub use liang_barsky::LiangBarsky;
 pub use sector_lut::{SectorLut, SECTOR_TABLE};
+pub use simd_slab::SimdSlab;
 pub use slab::SlabScalar;
 
 use crate::buffers::{ClipOutput, ClipResults, SegmentSource, Segments};
@@ -99,21 +102,28 @@ pub trait ClipKernel {
         out.check_len(n)?;
         for i in 0..n {
             let seg = input.segment(i);
-            let c = Self::clip_one(rect, &seg);
-            if let Some(t) = out.t_entry.as_deref_mut() {
-                t[i] = c.t_entry;
-            }
-            if let Some(t) = out.t_exit.as_deref_mut() {
-                t[i] = c.t_exit;
-            }
-            if let Some(k) = out.class.as_deref_mut() {
-                k[i] = c.class as u8;
-            }
-            if let Some(s) = out.segments.as_mut() {
-                s.set(i, c.segment(rect, &seg));
-            }
+            out.put(i, rect, &seg, &Self::clip_one(rect, &seg));
         }
         Ok(())
+    }
+}
+
+impl<F: Real> ClipOutput<'_, F> {
+    /// Writes the clip of segment `i` into whichever outputs were asked for.
+    #[inline(always)]
+    fn put(&mut self, i: usize, rect: &Rect<F>, seg: &Segment<F>, c: &Clip<F>) {
+        if let Some(t) = self.t_entry.as_deref_mut() {
+            t[i] = c.t_entry;
+        }
+        if let Some(t) = self.t_exit.as_deref_mut() {
+            t[i] = c.t_exit;
+        }
+        if let Some(k) = self.class.as_deref_mut() {
+            k[i] = c.class as u8;
+        }
+        if let Some(s) = self.segments.as_mut() {
+            s.set(i, c.segment(rect, seg));
+        }
     }
 }
 
@@ -140,18 +150,20 @@ pub enum Algorithm {
     SectorLut,
     /// [`CohenSutherland`].
     CohenSutherland,
-    /// The engine's own choice for the batch. Today: `slab-scalar`, the fastest scalar kernel
-    /// on mixed workloads.
+    /// [`SimdSlab`].
+    SimdSlab,
+    /// The engine's own choice for the batch. Today: `simd-slab`.
     Auto,
 }
 
 impl Algorithm {
     /// Every concrete algorithm (not `Auto`), in the order reports list them.
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::LiangBarsky,
         Algorithm::SlabScalar,
         Algorithm::SectorLut,
         Algorithm::CohenSutherland,
+        Algorithm::SimdSlab,
     ];
 
     /// The name, as accepted by [`Algorithm::from_name`] and `--algorithm`.
@@ -161,6 +173,7 @@ impl Algorithm {
             Algorithm::SlabScalar => SlabScalar::NAME,
             Algorithm::SectorLut => SectorLut::NAME,
             Algorithm::CohenSutherland => CohenSutherland::NAME,
+            Algorithm::SimdSlab => SimdSlab::NAME,
             Algorithm::Auto => "auto",
         }
     }
@@ -184,7 +197,7 @@ impl Algorithm {
     /// The concrete algorithm `Auto` stands for (itself for the others).
     pub fn resolve(self) -> Algorithm {
         match self {
-            Algorithm::Auto => Algorithm::SlabScalar,
+            Algorithm::Auto => Algorithm::SimdSlab,
             a => a,
         }
     }
@@ -195,6 +208,7 @@ impl Algorithm {
             Algorithm::LiangBarsky => LiangBarsky::clip_one(rect, seg),
             Algorithm::SectorLut => SectorLut::clip_one(rect, seg),
             Algorithm::CohenSutherland => CohenSutherland::clip_one(rect, seg),
+            Algorithm::SimdSlab => SimdSlab::clip_one(rect, seg),
             _ => SlabScalar::clip_one(rect, seg),
         }
     }
@@ -210,6 +224,7 @@ impl Algorithm {
             Algorithm::LiangBarsky => LiangBarsky::clip(rect, input, out),
             Algorithm::SectorLut => SectorLut::clip(rect, input, out),
             Algorithm::CohenSutherland => CohenSutherland::clip(rect, input, out),
+            Algorithm::SimdSlab => SimdSlab::clip(rect, input, out),
             _ => SlabScalar::clip(rect, input, out),
         }
     }
