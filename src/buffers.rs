@@ -52,6 +52,67 @@ impl<'a, F: Real> SegmentsRef<'a, F> {
     pub fn columns(&self) -> (&'a [F], &'a [F], &'a [F], &'a [F]) {
         (self.x0, self.y0, self.x1, self.y1)
     }
+
+    /// Segments `range` of this batch. Panics if the range is out of bounds.
+    pub fn slice(&self, range: core::ops::Range<usize>) -> SegmentsRef<'a, F> {
+        SegmentsRef {
+            x0: &self.x0[range.clone()],
+            y0: &self.y0[range.clone()],
+            x1: &self.x1[range.clone()],
+            y1: &self.y1[range],
+        }
+    }
+}
+
+/// Segments `range` of another source, as a source of its own: how a batch is cut into pieces
+/// for threads without copying.
+#[derive(Debug)]
+pub struct Window<'a, S: ?Sized> {
+    inner: &'a S,
+    start: usize,
+    len: usize,
+}
+
+impl<'a, S: ?Sized> Window<'a, S> {
+    /// Segments `range` of `inner`. Panics if the range is reversed; the caller keeps it within
+    /// `inner`'s length (reads beyond it panic in `segment`).
+    pub fn new(inner: &'a S, range: core::ops::Range<usize>) -> Self {
+        assert!(range.start <= range.end, "reversed range {range:?}");
+        Window {
+            inner,
+            start: range.start,
+            len: range.end - range.start,
+        }
+    }
+
+    /// Where the window starts in `inner`.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The first `mid` segments and the rest. Panics if `mid > len`.
+    pub fn split_at(&self, mid: usize) -> (Window<'a, S>, Window<'a, S>) {
+        assert!(mid <= self.len, "split at {mid} of {}", self.len);
+        let a = self.start..self.start + mid;
+        let b = self.start + mid..self.start + self.len;
+        (Window::new(self.inner, a), Window::new(self.inner, b))
+    }
+}
+
+impl<F: Real, S: SegmentSource<F> + ?Sized> SegmentSource<F> for Window<'_, S> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline(always)]
+    fn segment(&self, i: usize) -> Segment<F> {
+        assert!(i < self.len, "segment {i} of a window of {}", self.len);
+        self.inner.segment(self.start + i)
+    }
+    fn columns(&self) -> Option<SegmentsRef<'_, F>> {
+        let c = self.inner.columns()?;
+        Some(c.slice(self.start..self.start + self.len))
+    }
 }
 
 impl<F: Real> SegmentSource<F> for SegmentsRef<'_, F> {
@@ -173,6 +234,19 @@ impl<F: Real> Segments<F> {
         }
     }
 
+    /// Makes this batch a copy of the first `len` segments of `src`.
+    pub(crate) fn copy_from(&mut self, src: &SegmentsMut<'_, F>, len: usize) {
+        for (dst, col) in [
+            (&mut self.x0, &src.x0),
+            (&mut self.y0, &src.y0),
+            (&mut self.x1, &src.x1),
+            (&mut self.y1, &src.y1),
+        ] {
+            dst.clear();
+            dst.extend_from_slice(&col[..len]);
+        }
+    }
+
     /// How many segments.
     pub fn len(&self) -> usize {
         self.x0.len()
@@ -222,6 +296,28 @@ impl<'a, F: Real> SegmentsMut<'a, F> {
         (self.x0, self.y0, self.x1, self.y1)
     }
 
+    /// The first `mid` segments and the rest. Panics if `mid > len()`.
+    pub fn split_at(self, mid: usize) -> (SegmentsMut<'a, F>, SegmentsMut<'a, F>) {
+        let (x0a, x0b) = self.x0.split_at_mut(mid);
+        let (y0a, y0b) = self.y0.split_at_mut(mid);
+        let (x1a, x1b) = self.x1.split_at_mut(mid);
+        let (y1a, y1b) = self.y1.split_at_mut(mid);
+        (
+            SegmentsMut::new(x0a, y0a, x1a, y1a).expect("equal lengths"),
+            SegmentsMut::new(x0b, y0b, x1b, y1b).expect("equal lengths"),
+        )
+    }
+
+    /// A shorter-lived view of the same columns.
+    pub fn reborrow(&mut self) -> SegmentsMut<'_, F> {
+        SegmentsMut {
+            x0: self.x0,
+            y0: self.y0,
+            x1: self.x1,
+            y1: self.y1,
+        }
+    }
+
     /// Writes segment `i`. Panics if `i >= len()`.
     #[inline(always)]
     pub fn set(&mut self, i: usize, s: Segment<F>) {
@@ -269,7 +365,7 @@ pub struct ClipOutput<'a, F> {
     pub segments: Option<SegmentsMut<'a, F>>,
 }
 
-impl<F: Real> ClipOutput<'_, F> {
+impl<'a, F: Real> ClipOutput<'a, F> {
     /// Checks every requested output against the input length `n`.
     pub fn check_len(&self, n: usize) -> Result<(), Error> {
         if let Some(t) = &self.t_entry {
@@ -285,6 +381,48 @@ impl<F: Real> ClipOutput<'_, F> {
             check_len("segments", n, s.len())?;
         }
         Ok(())
+    }
+
+    /// A shorter-lived view of the same outputs.
+    pub fn reborrow(&mut self) -> ClipOutput<'_, F> {
+        ClipOutput {
+            t_entry: self.t_entry.as_deref_mut(),
+            t_exit: self.t_exit.as_deref_mut(),
+            class: self.class.as_deref_mut(),
+            segments: self.segments.as_mut().map(SegmentsMut::reborrow),
+        }
+    }
+
+    /// The outputs of the first `mid` segments and of the rest. Panics if an output is shorter
+    /// than `mid`.
+    pub fn split_at(self, mid: usize) -> (ClipOutput<'a, F>, ClipOutput<'a, F>) {
+        fn halves<T>(s: Option<&mut [T]>, mid: usize) -> (Option<&mut [T]>, Option<&mut [T]>) {
+            match s.map(|s| s.split_at_mut(mid)) {
+                Some((a, b)) => (Some(a), Some(b)),
+                None => (None, None),
+            }
+        }
+        let (te_a, te_b) = halves(self.t_entry, mid);
+        let (tx_a, tx_b) = halves(self.t_exit, mid);
+        let (cl_a, cl_b) = halves(self.class, mid);
+        let (sg_a, sg_b) = match self.segments.map(|s| s.split_at(mid)) {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        (
+            ClipOutput {
+                t_entry: te_a,
+                t_exit: tx_a,
+                class: cl_a,
+                segments: sg_a,
+            },
+            ClipOutput {
+                t_entry: te_b,
+                t_exit: tx_b,
+                class: cl_b,
+                segments: sg_b,
+            },
+        )
     }
 }
 

@@ -163,15 +163,22 @@ impl Class {
     /// `t_entry`, `t_exit` are NaN on a miss; the exact values `0` and `1` mark endpoints inside.
     #[inline(always)]
     pub fn of<F: Real>(valid: bool, t_entry: F, t_exit: F) -> Class {
-        let code = Class::code_lanes(valid, t_entry, t_exit).to_f64() as u8;
+        let code = Class::code_lanes(valid, t_entry, t_exit).to_bits_u64() as u8;
         Class::from_code(code).unwrap_or(Class::Invalid)
     }
 
-    /// [`Class::of`] lane by lane, as the class code in a float: the one definition of how
-    /// parameters map to classes, for scalar and SIMD kernels alike.
+    /// [`Class::of`] lane by lane: the one definition of how parameters map to classes, for
+    /// scalar and SIMD kernels alike.
+    ///
+    /// Each lane is the float [`CODE_BIAS`](Real::CODE_BIAS)` + code`, whose bits end in the
+    /// code's byte, so a kernel stores class bytes by truncating bits, with no float conversion.
     #[inline(always)]
     pub(crate) fn code_lanes<L: Lane>(valid: L::Mask, t_entry: L, t_exit: L) -> L {
-        let c = |k: Class| L::splat(L::Scalar::from_f64(k as u8 as f64));
+        let c = |k: Class| {
+            L::splat(L::Scalar::from_f64(
+                L::Scalar::CODE_BIAS.to_f64() + k as u8 as f64,
+            ))
+        };
         let starts_in = t_entry.eq_(L::splat(L::Scalar::ZERO));
         let ends_in = t_exit.eq_(L::splat(L::Scalar::ONE));
         let inside_or_enters = L::select(starts_in, c(Class::Inside), c(Class::Enters));

@@ -56,8 +56,13 @@
 //! * NaN or ±∞ in any coordinate is `Invalid`, with NaN parameters.
 //! * `t_entry`, `t_exit` are within 2 ulps of the exact slab formula `(bound − p)/d`. Plain
 //!   floating-point division of two rounded differences can be 2.5 ulps off; slabclip carries
-//!   the rounding errors of both differences (TwoSum) and corrects the quotient, which keeps it
-//!   within about 1 ulp. Coordinates whose differences overflow are halved first.
+//!   the rounding errors of both differences (TwoSum), takes one reciprocal per axis, and
+//!   corrects the quotient with its exact residual (a fused multiply-add), which keeps it within
+//!   about half an ulp. Magnitudes near underflow or overflow take a slower path by division
+//!   (about 1 ulp); coordinates whose differences overflow are halved first. `mul_add` is fused
+//!   in every build (in software where the CPU lacks FMA), so the bits never depend on the build.
+//! * With both endpoints outside, a parameter that rounded onto 0 or 1 can only be a graze and
+//!   is reported as a miss; in particular two endpoints beyond the same edge are always a miss.
 //! * Hit versus miss follows exact arithmetic except when the exact entry and exit are within a
 //!   few ulps of each other (a graze of a corner).
 //! * Clipped segments ([`Clip::segment`], [`ClipOutput::segments`]): an endpoint inside comes back
@@ -74,7 +79,8 @@
 //!
 //! [`real`] (the two float types and the lane abstraction) → [`geom`] (rects, segments,
 //! classes) → [`buffers`] (SoA batches and outputs) → [`kernels`] (one file per algorithm,
-//! sharing `kernels/contract.rs`) → [`io`] (files) → the `slabclip` binary.
+//! sharing `kernels/contract.rs`; `auto` and its threads) → [`shapes`] (pairwise, N × M hit
+//! lists, in place) → [`io`] (files) → the `slabclip` binary.
 
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -85,15 +91,18 @@ pub mod geom;
 pub mod io;
 pub mod kernels;
 pub mod real;
+pub mod shapes;
 pub mod simd;
 
 pub use buffers::{
     rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,
-    SegmentsMut, SegmentsRef,
+    SegmentsMut, SegmentsRef, Window,
 };
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
 pub use kernels::{
-    Algorithm, Clip, ClipKernel, CohenSutherland, LiangBarsky, SectorLut, SimdSlab, SlabScalar,
+    Algorithm, Clip, ClipKernel, CohenSutherland, Hybrid, LiangBarsky, SectorLut, SimdSlab,
+    SlabScalar, PARALLEL_MIN,
 };
 pub use real::{Lane, Real};
+pub use shapes::Hit;

@@ -3,8 +3,9 @@
 //! Every kernel is written once, over [`Lane`]: a scalar `f32` or `f64` is a lane of width one,
 //! and a SIMD vector (added with the SIMD kernels) is a lane of width 8 or 4. Because the scalar
 //! and vector paths run the *same* sequence of IEEE operations per lane, they give the same bits.
-//! Nothing here uses fused multiply-add: whether `mul_add` fuses depends on the build's target
-//! features, and the results must not.
+//! [`Lane::mul_add`] is always *fused* (one rounding), whatever the build: with the `fma` target
+//! feature it is one instruction, without it each lane calls the correctly rounded software `fma`,
+//! so the bits never depend on the build, only the speed does.
 
 use core::fmt::{Debug, Display};
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
@@ -49,6 +50,10 @@ pub trait Lane:
     fn finite(self) -> Self::Mask;
     /// Whether any lane of `m` is true.
     fn any(m: Self::Mask) -> bool;
+    /// `self · m + a` rounded once (a fused multiply-add in every build).
+    fn mul_add(self, m: Self, a: Self) -> Self;
+    /// `|self|` (clears the sign bit; NaN stays NaN).
+    fn abs(self) -> Self;
 
     /// `self > o`.
     #[inline(always)]
@@ -91,6 +96,14 @@ pub trait Real:
     const NAN: Self;
     /// `+∞`.
     const INFINITY: Self;
+    /// `2^-40` (`f32`) or `2^-200` (`f64`): [`plane_t`](crate::kernels)'s fast path stays where
+    /// every magnitude lies between this and its inverse, far from underflow and overflow.
+    const FAST_MIN: Self;
+    /// `1 / FAST_MIN`.
+    const FAST_MAX: Self;
+    /// `2^23` (`f32`) or `2^52` (`f64`): the ulp is 1 there, so `CODE_BIAS + k` for a byte `k`
+    /// has `k` as the low byte of its bits (how class codes leave the float lanes).
+    const CODE_BIAS: Self;
     /// The NumPy dtype name, `"float32"` or `"float64"`.
     const DTYPE: &'static str;
 
@@ -112,7 +125,7 @@ pub trait Real:
 }
 
 macro_rules! scalar_lane {
-    ($t:ty, $dtype:literal, $simd:ty) => {
+    ($t:ty, $dtype:literal, $simd:ty, $fast_exp:literal) => {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
@@ -148,6 +161,14 @@ macro_rules! scalar_lane {
             fn any(m: bool) -> bool {
                 m
             }
+            #[inline(always)]
+            fn mul_add(self, m: $t, a: $t) -> $t {
+                <$t>::mul_add(self, m, a)
+            }
+            #[inline(always)]
+            fn abs(self) -> $t {
+                <$t>::abs(self)
+            }
         }
 
         impl Real for $t {
@@ -158,6 +179,9 @@ macro_rules! scalar_lane {
             const TINY: $t = <$t>::from_bits(1);
             const NAN: $t = <$t>::NAN;
             const INFINITY: $t = <$t>::INFINITY;
+            const FAST_MIN: $t = 1.0 / (1u128 << $fast_exp) as $t / (1u128 << $fast_exp) as $t;
+            const FAST_MAX: $t = (1u128 << $fast_exp) as $t * (1u128 << $fast_exp) as $t;
+            const CODE_BIAS: $t = (1u64 << (<$t>::MANTISSA_DIGITS - 1)) as $t;
             const DTYPE: &'static str = $dtype;
 
             #[inline(always)]
@@ -188,8 +212,8 @@ macro_rules! scalar_lane {
     };
 }
 
-scalar_lane!(f32, "float32", crate::simd::F32s);
-scalar_lane!(f64, "float64", crate::simd::F64s);
+scalar_lane!(f32, "float32", crate::simd::F32s, 20);
+scalar_lane!(f64, "float64", crate::simd::F64s, 100);
 
 #[cfg(test)]
 mod tests {
@@ -201,5 +225,9 @@ mod tests {
         assert_eq!(f64::ONE_BELOW, f64::from_bits(1.0f64.to_bits() - 1));
         assert_eq!(f32::TINY.to_bits(), 1);
         assert_eq!(f64::TINY.to_bits(), 1);
+        assert_eq!(f32::FAST_MIN, 2f32.powi(-40));
+        assert_eq!(f64::FAST_MIN, 2f64.powi(-200));
+        assert_eq!(f32::FAST_MAX * f32::FAST_MIN, 1.0);
+        assert_eq!(f64::FAST_MAX * f64::FAST_MIN, 1.0);
     }
 }

@@ -6,9 +6,10 @@
 //! change that, so the level is a build setting ([`BUILT_LEVEL`]), and `slabclip info` prints it
 //! beside what the CPU could do ([`detected_level`]).
 //!
-//! Every operation used here is an IEEE operation per lane (no fused multiply-add, no
-//! approximate reciprocals), and `Neg` only flips the sign bit, so a kernel run on these lanes
-//! gives the bits the same kernel gives on scalars.
+//! Every operation used here is an IEEE operation per lane (no approximate reciprocals), `Neg`
+//! only flips the sign bit, and `mul_add` is fused in every build (the `fma` instruction where the
+//! build has it, else the software `fma` lane by lane), so a kernel run on these lanes gives the
+//! bits the same kernel gives on scalars.
 
 use crate::real::Lane;
 
@@ -57,6 +58,24 @@ macro_rules! wide_lane {
             #[inline(always)]
             fn any(m: $v) -> bool {
                 m.any()
+            }
+            #[inline(always)]
+            fn mul_add(self, m: $v, a: $v) -> $v {
+                #[cfg(target_feature = "fma")]
+                {
+                    <$v>::mul_add(self, m, a)
+                }
+                // `wide` would round twice here; one rounding per lane keeps the bits of the
+                // scalar lanes (slow, but only builds without FMA take it).
+                #[cfg(not(target_feature = "fma"))]
+                {
+                    let (x, m, a) = (self.to_array(), m.to_array(), a.to_array());
+                    <$v>::from(core::array::from_fn(|i| x[i].mul_add(m[i], a[i])))
+                }
+            }
+            #[inline(always)]
+            fn abs(self) -> $v {
+                <$v>::abs(self)
             }
         }
     };

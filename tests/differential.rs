@@ -37,34 +37,37 @@ proptest! {
 }
 
 /// A batch of generated segments (each case's own rect is dropped for the first case's) through
-/// the SIMD kernel's vector path: the same bits as `slab-scalar`, and the contract.
+/// the vector kernels (`simd-slab`, `hybrid`'s prefilter and queue, `auto`): the same bits as
+/// `slab-scalar`, and the contract.
 fn simd_batch<F: TestFloat>(seeds: &[u64]) -> Result<(), TestCaseError> {
     let Some(&first) = seeds.first() else {
         return Ok(());
     };
     let (r, _) = case::<F>(first);
     let rows: Vec<Segment<F>> = seeds.iter().map(|&s| case::<F>(s).1).collect();
-    let got = Algorithm::SimdSlab.clip_to_vec(&r, &Segments::from_rows(&rows).as_ref(), true);
-    let segs = got.segments.as_ref().unwrap();
-    let (x0, y0, x1, y1) = segs.as_ref().columns();
-    for (i, s) in rows.iter().enumerate() {
-        let want = Algorithm::SlabScalar.clip_one(&r, s);
-        let want_seg = want.segment(&r, s);
-        let same = bits(&[got.t_entry[i], got.t_exit[i], x0[i], y0[i], x1[i], y1[i]])
-            == bits(&[
-                want.t_entry,
-                want.t_exit,
-                want_seg.x0,
-                want_seg.y0,
-                want_seg.x1,
-                want_seg.y1,
-            ])
-            && got.class[i] == want.class as u8;
-        prop_assert!(
-            same,
-            "simd-slab lane {i} differs from slab-scalar: rect {r:?} seg {s:?}"
-        );
-        check(Algorithm::SimdSlab, &r, s, &want, &want_seg).map_err(TestCaseError::fail)?;
+    for alg in [Algorithm::SimdSlab, Algorithm::Hybrid, Algorithm::Auto] {
+        let got = alg.clip_to_vec(&r, &Segments::from_rows(&rows).as_ref(), true);
+        let segs = got.segments.as_ref().unwrap();
+        let (x0, y0, x1, y1) = segs.as_ref().columns();
+        for (i, s) in rows.iter().enumerate() {
+            let want = Algorithm::SlabScalar.clip_one(&r, s);
+            let want_seg = want.segment(&r, s);
+            let same = bits(&[got.t_entry[i], got.t_exit[i], x0[i], y0[i], x1[i], y1[i]])
+                == bits(&[
+                    want.t_entry,
+                    want.t_exit,
+                    want_seg.x0,
+                    want_seg.y0,
+                    want_seg.x1,
+                    want_seg.y1,
+                ])
+                && got.class[i] == want.class as u8;
+            prop_assert!(
+                same,
+                "{alg} lane {i} differs from slab-scalar: rect {r:?} seg {s:?}"
+            );
+            check(alg, &r, s, &want, &want_seg).map_err(TestCaseError::fail)?;
+        }
     }
     Ok(())
 }
@@ -73,12 +76,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 3_000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn simd_slab_batches_give_slab_scalar_bits_f32(seeds in proptest::collection::vec(any::<u64>(), 0..70)) {
+    fn vector_kernels_give_slab_scalar_bits_f32(seeds in proptest::collection::vec(any::<u64>(), 0..70)) {
         simd_batch::<f32>(&seeds)?;
     }
 
     #[test]
-    fn simd_slab_batches_give_slab_scalar_bits_f64(seeds in proptest::collection::vec(any::<u64>(), 0..70)) {
+    fn vector_kernels_give_slab_scalar_bits_f64(seeds in proptest::collection::vec(any::<u64>(), 0..70)) {
         simd_batch::<f64>(&seeds)?;
     }
 }

@@ -10,7 +10,7 @@ pub fn run() {
     println!(
         "algorithms: {} (auto: {})",
         names.join(", "),
-        Algorithm::Auto.resolve().name()
+        slabclip::kernels::auto_rule()
     );
     println!("precisions: {}, {}", f32::DTYPE, f64::DTYPE);
     println!(

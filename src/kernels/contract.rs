@@ -14,6 +14,8 @@
 //!   comparisons: an endpoint outside never gets 0 from an underflow (boundary parameters are
 //!   sign-exact, see [`plane_t`]) nor 1 from a rounding (`t_exit ≤ 1 − ε/2`), and an endpoint
 //!   inside always makes a hit;
+//! * with both endpoints outside, a hit needs `entry < 1` and `exit > 0`: exact arithmetic
+//!   always has them, so a parameter rounded onto 0 or 1 is a graze and reported as a miss;
 //! * NaN or ±∞ in a coordinate gives [`Class::Invalid`](crate::Class::Invalid) and NaN parameters;
 //! * a miss gives NaN parameters.
 //!
@@ -126,18 +128,66 @@ fn ratio<L: Lane>((a, ea): (L, L), (b, eb): (L, L)) -> L {
 }
 
 /// The parameter `t` where the line through `p0`, `p1` meets the line `coordinate = bound`:
-/// `(bound − p0) / (p1 − p0)`, within about one ulp of the exact value.
+/// `(bound − p0) / (p1 − p0)`, within about half an ulp of the exact value.
+///
+/// `p1 == p0` (a parallel axis, `0.0` or `-0.0` difference) gives ±∞ or NaN, as `a / ±0` would;
+/// callers replace it before use. See [`plane_fast`] for the arithmetic and
+/// [`plane_t_careful`] for the lanes it leaves.
+#[inline(always)]
+pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
+    let (t, settled) = plane_fast(bound, p0, p1);
+    if L::any(!settled) {
+        L::select(settled, t, plane_t_careful(bound, p0, p1))
+    } else {
+        t
+    }
+}
+
+/// [`plane_t`] where it is cheap, and where it is not, a mask saying so.
+///
+/// ```text
+/// A = a + ea = bound − p0,  B = b + eb = p1 − p0     exact, as rounded part + error (TwoSum)
+/// r  = 1 / b                 one division, shared by both bounds of an axis
+/// q0 = a · r                 within ~2 ulps of A / B
+/// t  = q0 + (A − q0·B) · r   the residual a − q0·b is exact with a fused multiply-add
+/// ```
+///
+/// The form holds while every magnitude is far from underflow and overflow: `r` and `q0` within
+/// [`FAST_MIN`](crate::Real::FAST_MIN)`..=FAST_MAX` (or `bound == p0`). Those lanes, and parallel
+/// ones (`t = q0 = a·(1/±0)`, ±∞ or NaN), are `settled`; the rest (huge or tiny coordinate
+/// differences, NaN, ±∞) must take [`plane_t_careful`]. Ordinary data never does.
+#[inline(always)]
+pub(crate) fn plane_fast<L: Lane>(bound: L, p0: L, p1: L) -> (L, L::Mask) {
+    use crate::Real;
+    let (b, eb) = two_diff(p1, p0);
+    let r = L::splat(L::Scalar::ONE) / b;
+    let (a, ea) = two_diff(bound, p0);
+    let q0 = a * r;
+    let minus_q0 = -q0;
+    let residual = minus_q0.mul_add(b, a);
+    let n = minus_q0.mul_add(eb, residual + ea);
+    let t = n.mul_add(r, q0);
+
+    let (lo, hi) = (L::splat(L::Scalar::FAST_MIN), L::splat(L::Scalar::FAST_MAX));
+    let in_range = |x: L| {
+        let m = x.abs();
+        lo.le(m) & m.le(hi)
+    };
+    let zero = L::splat(L::Scalar::ZERO);
+    let fast = in_range(r) & (in_range(q0) | a.eq_(zero));
+    (L::select(fast, t, q0), fast | b.eq_(zero))
+}
+
+/// [`plane_t`] for any finite inputs, within about one ulp: the correction by division, not by
+/// reciprocal, and scaled out of overflow.
 ///
 /// The sign is exact: `t` is zero only when `bound == p0`, and a nonzero `t` too small for the
 /// float type comes back as ±[`TINY`](crate::Real::TINY) rather than ±0, so comparisons of `t`
 /// with 0 decide as exact arithmetic would. (A `-0.0` exit compared equal to `0` once made two
-/// endpoints beyond the same edge a hit.)
-///
-/// Corner cases: `p1 == p0` (a parallel axis, `0.0` or `-0.0` difference) gives ±∞ or NaN, which
-/// callers replace before use. Where `bound − p0` or `p1 − p0` would overflow (finite inputs
-/// beyond half the float range) everything is halved first; the ratio does not change.
-#[inline(always)]
-pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
+/// endpoints beyond the same edge a hit.) Where `bound − p0` or `p1 − p0` would overflow (finite
+/// inputs beyond half the float range) everything is halved first; the ratio does not change.
+#[inline(never)]
+fn plane_t_careful<L: Lane>(bound: L, p0: L, p1: L) -> L {
     use crate::Real;
     let num = two_diff(bound, p0);
     let den = two_diff(p1, p0);
@@ -157,13 +207,17 @@ pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
 }
 
 /// The slab of one axis: the parameters where the line enters and leaves `lo ≤ p ≤ hi`.
+#[inline(always)]
+pub(crate) fn axis_slab<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> (L, L) {
+    slab_from(lo, hi, p0, p1, plane_t(lo, p0, p1), plane_t(hi, p0, p1))
+}
+
+/// [`axis_slab`] from the two boundary parameters `t_lo`, `t_hi` already computed.
 ///
 /// A parallel axis (`p1 == p0`) is all of ℝ (`near = −∞`, `far = +∞`) when `lo ≤ p0 ≤ hi`, and
 /// empty (`near = +∞`, `far = −∞`) otherwise: no `0/0` or `∞·0` reaches a result.
 #[inline(always)]
-pub(crate) fn axis_slab<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> (L, L) {
-    let t_lo = plane_t(lo, p0, p1);
-    let t_hi = plane_t(hi, p0, p1);
+pub(crate) fn slab_from<L: Lane>(lo: L, hi: L, p0: L, p1: L, t_lo: L, t_hi: L) -> (L, L) {
     let rising = p0.lt(p1);
     let near = L::select(rising, t_lo, t_hi);
     let far = L::select(rising, t_hi, t_lo);
@@ -195,7 +249,12 @@ pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> 
     let p0_in = r.contains(s.x0, s.y0);
     let p1_in = r.contains(s.x1, s.y1);
     // An endpoint in the closed rect is a hit, whatever the rounding of the other parameters.
-    let hit = valid & (p0_in | p1_in | raw.entry.le(raw.exit));
+    // With both ends outside, the exact entry is below 1 and the exit above 0 (else `P(1)` or
+    // `P(0)` would be in the rect); an entry that rounded up to 1 (or an exit down to 0) can only
+    // be a graze, and counts as a miss. This also makes two ends beyond the same edge a miss in
+    // every algorithm, as the outcode rejects of `cohen-sutherland` and `hybrid` say.
+    let between = raw.entry.lt(one) & zero.lt(raw.exit);
+    let hit = valid & (p0_in | p1_in | (raw.entry.le(raw.exit) & between));
 
     // With P0 outside, a hit's entry is already > 0 (`plane_t` is sign-exact); the clamps cap a
     // parameter that rounded up to 1 while P1 is outside, and turn a `-0.0` into `+0.0`.

@@ -7,6 +7,8 @@
 //! | `sector-lut` | `sector_lut.rs` | 3×3 sectors of both ends index a table of the edges worth testing |
 //! | `cohen-sutherland` | `cohen_sutherland.rs` | outcodes, trivial accept/reject, edge by edge |
 //! | `simd-slab` | `simd_slab.rs` | `slab.rs` run on `wide` vectors across segments |
+//! | `hybrid` | `hybrid.rs` | a vector outcode prefilter; the undecided rest packed for `simd-slab` |
+//! | `auto` | `auto.rs` | picks `simd-slab` or `hybrid` per batch; rayon for large batches |
 //!
 //! Each finds the *raw* entry and exit parameters; `contract.rs` turns them into SPEC §1's exact
 //! answer, the same way for all. A new algorithm is a new file here with a `ClipKernel` impl and
@@ -14,13 +16,17 @@
 
 pub(crate) mod contract;
 
+mod auto;
 mod cohen_sutherland;
+mod hybrid;
 mod liang_barsky;
 mod sector_lut;
 mod simd_slab;
 mod slab;
 
+pub use auto::{auto_rule, HYBRID_SHARE, PARALLEL_MIN};
 pub use cohen_sutherland::CohenSutherland;
+pub use hybrid::Hybrid;
 pub use liang_barsky::LiangBarsky;
 pub use sector_lut::{SectorLut, SECTOR_TABLE};
 pub use simd_slab::SimdSlab;
@@ -111,7 +117,7 @@ pub trait ClipKernel {
 impl<F: Real> ClipOutput<'_, F> {
     /// Writes the clip of segment `i` into whichever outputs were asked for.
     #[inline(always)]
-    fn put(&mut self, i: usize, rect: &Rect<F>, seg: &Segment<F>, c: &Clip<F>) {
+    pub(crate) fn put(&mut self, i: usize, rect: &Rect<F>, seg: &Segment<F>, c: &Clip<F>) {
         if let Some(t) = self.t_entry.as_deref_mut() {
             t[i] = c.t_entry;
         }
@@ -152,18 +158,22 @@ pub enum Algorithm {
     CohenSutherland,
     /// [`SimdSlab`].
     SimdSlab,
-    /// The engine's own choice for the batch. Today: `simd-slab`.
+    /// [`Hybrid`].
+    Hybrid,
+    /// The engine's own choice for the batch: `hybrid` when a sample of the batch is mostly
+    /// trivial, else `simd-slab`; split across rayon's threads when the batch is large.
     Auto,
 }
 
 impl Algorithm {
     /// Every concrete algorithm (not `Auto`), in the order reports list them.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::LiangBarsky,
         Algorithm::SlabScalar,
         Algorithm::SectorLut,
         Algorithm::CohenSutherland,
         Algorithm::SimdSlab,
+        Algorithm::Hybrid,
     ];
 
     /// The name, as accepted by [`Algorithm::from_name`] and `--algorithm`.
@@ -174,6 +184,7 @@ impl Algorithm {
             Algorithm::SectorLut => SectorLut::NAME,
             Algorithm::CohenSutherland => CohenSutherland::NAME,
             Algorithm::SimdSlab => SimdSlab::NAME,
+            Algorithm::Hybrid => Hybrid::NAME,
             Algorithm::Auto => "auto",
         }
     }
@@ -194,38 +205,47 @@ impl Algorithm {
             })
     }
 
-    /// The concrete algorithm `Auto` stands for (itself for the others).
-    pub fn resolve(self) -> Algorithm {
+    /// The concrete algorithm `Auto` picks for this batch (itself for the others).
+    pub fn resolve<F: Real, S: SegmentSource<F> + ?Sized>(
+        self,
+        rect: &Rect<F>,
+        input: &S,
+    ) -> Algorithm {
         match self {
-            Algorithm::Auto => Algorithm::SimdSlab,
+            Algorithm::Auto => auto::choose(rect, input),
             a => a,
         }
     }
 
     /// Clips one segment with this algorithm.
     pub fn clip_one<F: Real>(self, rect: &Rect<F>, seg: &Segment<F>) -> Clip<F> {
-        match self.resolve() {
+        match self {
             Algorithm::LiangBarsky => LiangBarsky::clip_one(rect, seg),
             Algorithm::SectorLut => SectorLut::clip_one(rect, seg),
             Algorithm::CohenSutherland => CohenSutherland::clip_one(rect, seg),
-            Algorithm::SimdSlab => SimdSlab::clip_one(rect, seg),
-            _ => SlabScalar::clip_one(rect, seg),
+            Algorithm::SimdSlab | Algorithm::Hybrid | Algorithm::Auto => {
+                SimdSlab::clip_one(rect, seg)
+            }
+            Algorithm::SlabScalar => SlabScalar::clip_one(rect, seg),
         }
     }
 
-    /// Clips a batch into the requested outputs (see [`ClipKernel::clip`]).
+    /// Clips a batch into the requested outputs (see [`ClipKernel::clip`]) on the calling
+    /// thread; only `Auto` splits a large batch across rayon's current pool.
     pub fn clip<F: Real, S: SegmentSource<F> + ?Sized>(
         self,
         rect: &Rect<F>,
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
-        match self.resolve() {
+        match self {
             Algorithm::LiangBarsky => LiangBarsky::clip(rect, input, out),
+            Algorithm::SlabScalar => SlabScalar::clip(rect, input, out),
             Algorithm::SectorLut => SectorLut::clip(rect, input, out),
             Algorithm::CohenSutherland => CohenSutherland::clip(rect, input, out),
             Algorithm::SimdSlab => SimdSlab::clip(rect, input, out),
-            _ => SlabScalar::clip(rect, input, out),
+            Algorithm::Hybrid => Hybrid::clip(rect, input, out),
+            Algorithm::Auto => auto::clip(rect, input, out),
         }
     }
 

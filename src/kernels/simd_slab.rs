@@ -26,11 +26,14 @@ use crate::real::Real;
 pub struct SimdSlab;
 
 /// Up to 16 lanes of scratch, for gathers and class codes.
-const MAX_LANES: usize = 16;
+pub(super) const MAX_LANES: usize = 16;
 
 /// Loads the chunk starting at `i`: straight from columns when there are columns.
 #[inline(always)]
-fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(input: &S, i: usize) -> Segment<F::Simd> {
+pub(super) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+    input: &S,
+    i: usize,
+) -> Segment<F::Simd> {
     if let Some(cols) = input.columns() {
         let (x0, y0, x1, y1) = cols.columns();
         return Segment {
@@ -57,7 +60,7 @@ fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(input: &S, i: usize) -> Seg
 
 /// Writes one chunk's answers into whichever outputs were asked for.
 #[inline(always)]
-fn store_chunk<F: Real>(
+pub(super) fn store_chunk<F: Real>(
     out: &mut ClipOutput<'_, F>,
     i: usize,
     r: &RectLanes<F::Simd>,
@@ -74,7 +77,7 @@ fn store_chunk<F: Real>(
         let mut codes = [F::ZERO; MAX_LANES];
         F::store(Class::code_lanes(f.valid, f.t_entry, f.t_exit), &mut codes);
         for (dst, code) in k[i..i + F::LANES].iter_mut().zip(codes) {
-            *dst = code.to_f64() as u8;
+            *dst = code.to_bits_u64() as u8;
         }
     }
     if let Some(segs) = out.segments.as_mut() {
@@ -84,6 +87,95 @@ fn store_chunk<F: Real>(
         F::store(c.y0, &mut y0[i..]);
         F::store(c.x1, &mut x1[i..]);
         F::store(c.y1, &mut y1[i..]);
+    }
+}
+
+/// Where each segment's rect comes from: one rect for the whole batch, or one per segment.
+pub(crate) trait RectSource<F: Real> {
+    /// The rects of segments `i..i + LANES`, as lanes.
+    fn lanes(&self, i: usize) -> RectLanes<F::Simd>;
+    /// The rect of segment `i`.
+    fn rect(&self, i: usize) -> Rect<F>;
+}
+
+/// One rect broadcast to every segment.
+pub(crate) struct Broadcast<F: Real> {
+    rect: Rect<F>,
+    lanes: RectLanes<F::Simd>,
+}
+
+impl<F: Real> Broadcast<F> {
+    pub(crate) fn new(rect: &Rect<F>) -> Self {
+        Broadcast {
+            rect: *rect,
+            lanes: RectLanes::splat(rect),
+        }
+    }
+}
+
+impl<F: Real> RectSource<F> for Broadcast<F> {
+    #[inline(always)]
+    fn lanes(&self, _: usize) -> RectLanes<F::Simd> {
+        self.lanes
+    }
+    #[inline(always)]
+    fn rect(&self, _: usize) -> Rect<F> {
+        self.rect
+    }
+}
+
+/// Rect `i` for segment `i` (the pairwise shape), gathered lane by lane.
+impl<F: Real> RectSource<F> for [Rect<F>] {
+    #[inline(always)]
+    fn lanes(&self, i: usize) -> RectLanes<F::Simd> {
+        let mut g = [[F::ZERO; MAX_LANES]; 4];
+        for (l, r) in self[i..i + F::LANES].iter().enumerate() {
+            for (column, v) in g.iter_mut().zip([r.xmin(), r.ymin(), r.xmax(), r.ymax()]) {
+                column[l] = v;
+            }
+        }
+        RectLanes {
+            xmin: F::load(&g[0]),
+            ymin: F::load(&g[1]),
+            xmax: F::load(&g[2]),
+            ymax: F::load(&g[3]),
+        }
+    }
+    #[inline(always)]
+    fn rect(&self, i: usize) -> Rect<F> {
+        self[i]
+    }
+}
+
+/// The vector loop over any rect source; lengths are checked by the caller.
+#[inline(always)]
+pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?Sized>(
+    rects: &R,
+    input: &S,
+    out: &mut ClipOutput<'_, F>,
+) {
+    let n = input.len();
+    let full = n - n % F::LANES;
+    for i in (0..full).step_by(F::LANES) {
+        let r = rects.lanes(i);
+        let s = load_chunk(input, i);
+        let f = finish(&r, &s, slab_raw(&r, &s));
+        store_chunk(out, i, &r, &s, &f);
+    }
+    for i in full..n {
+        let (rect, seg) = (rects.rect(i), input.segment(i));
+        out.put(i, &rect, &seg, &SlabScalar::clip_one(&rect, &seg));
+    }
+}
+
+impl SimdSlab {
+    /// Segment `i` by `rects[i]`; lengths are checked by the caller.
+    pub(crate) fn clip_pairwise<F: Real, S: SegmentSource<F> + ?Sized>(
+        rects: &[Rect<F>],
+        input: &S,
+        out: &mut ClipOutput<'_, F>,
+    ) {
+        drive(rects, input, out);
     }
 }
 
@@ -101,19 +193,8 @@ impl ClipKernel for SimdSlab {
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
-        let n = input.len();
-        out.check_len(n)?;
-        let r = RectLanes::<F::Simd>::splat(rect);
-        let full = n - n % F::LANES;
-        for i in (0..full).step_by(F::LANES) {
-            let s = load_chunk(input, i);
-            let f = finish(&r, &s, slab_raw(&r, &s));
-            store_chunk(out, i, &r, &s, &f);
-        }
-        for i in full..n {
-            let seg = input.segment(i);
-            out.put(i, rect, &seg, &SlabScalar::clip_one(rect, &seg));
-        }
+        out.check_len(input.len())?;
+        drive(&Broadcast::new(rect), input, out);
         Ok(())
     }
 }

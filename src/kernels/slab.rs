@@ -10,7 +10,7 @@
 //! division by zero never meet a zero. The body is written over [`Lane`]: the SIMD kernel runs
 //! this very function on vectors, which is why the two give the same bits.
 
-use super::contract::{axis_slab, Raw, RectLanes};
+use super::contract::{axis_slab, plane_fast, slab_from, Raw, RectLanes};
 use super::{clip_with, Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -20,10 +20,35 @@ use crate::real::{Lane, Real};
 pub struct SlabScalar;
 
 /// The raw slab interval of `s`, lane by lane. Ties between the axes go to x.
+///
+/// One branch for the four boundaries: when any lane needs `plane_t`'s careful path (never, on
+/// ordinary data), the whole chunk is redone by [`slab_raw_careful`], which gives every other
+/// lane the same bits again.
 #[inline(always)]
 pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
-    let (near_x, far_x) = axis_slab(r.xmin, r.xmax, s.x0, s.x1);
-    let (near_y, far_y) = axis_slab(r.ymin, r.ymax, s.y0, s.y1);
+    let (x_lo, ok_x_lo) = plane_fast(r.xmin, s.x0, s.x1);
+    let (x_hi, ok_x_hi) = plane_fast(r.xmax, s.x0, s.x1);
+    let (y_lo, ok_y_lo) = plane_fast(r.ymin, s.y0, s.y1);
+    let (y_hi, ok_y_hi) = plane_fast(r.ymax, s.y0, s.y1);
+    if L::any(!(ok_x_lo & ok_x_hi & ok_y_lo & ok_y_hi)) {
+        return slab_raw_careful(r, s);
+    }
+    let x = slab_from(r.xmin, r.xmax, s.x0, s.x1, x_lo, x_hi);
+    let y = slab_from(r.ymin, r.ymax, s.y0, s.y1, y_lo, y_hi);
+    combine(x, y)
+}
+
+/// [`slab_raw`] with every boundary through `plane_t`, for chunks with a lane out of range.
+#[inline(always)]
+fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
+    let x = axis_slab(r.xmin, r.xmax, s.x0, s.x1);
+    let y = axis_slab(r.ymin, r.ymax, s.y0, s.y1);
+    combine(x, y)
+}
+
+/// The raw interval from the two axes' slabs.
+#[inline(always)]
+fn combine<L: Lane>((near_x, far_x): (L, L), (near_y, far_y): (L, L)) -> Raw<L> {
     let entry_y = near_y.gt(near_x);
     let exit_y = far_y.lt(far_x);
     let near = L::select(entry_y, near_y, near_x);
