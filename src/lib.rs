@@ -86,6 +86,7 @@ pub mod io;
 pub mod kernels;
 pub mod real;
 pub mod simd;
+pub mod workload;
 
 pub use buffers::{
     rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,
