@@ -85,6 +85,7 @@ pub mod geom;
 pub mod io;
 pub mod kernels;
 pub mod real;
+pub mod reference;
 pub mod simd;
 pub mod workload;
 

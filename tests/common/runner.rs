@@ -6,32 +6,15 @@
 //! * `t_entry == +0.0` iff `P0` is inside, `t_exit == 1.0` iff `P1` is inside, bit for bit, and an
 //!   endpoint inside is always a hit;
 //! * hit versus miss as in exact arithmetic, except near a graze (exact entry and exit within
-//!   [`GRAZE_ULPS`] ulps of each other);
+//!   `GRAZE_ULPS` ulps of each other);
 //! * the class agrees with the exact class away from a graze, and with the returned parameters;
 //! * `t_entry`, `t_exit` within 2 ulps of the exact values;
 //! * the clipped segment: inside endpoints bit for bit, cut endpoints exactly on an edge, every
 //!   point in the closed rect, and close to the exact point; NaN on a miss.
 
-use super::reference::{exact, q, ulp, ulps, Exact, Q};
+use super::reference::{exact, q, ulp, Exact, Q};
 use num_traits::Signed;
 use slabclip::{Algorithm, Class, Clip, Real, Rect, Segment};
-
-/// How close the exact entry and exit must be for hit versus miss to be allowed to differ.
-pub const GRAZE_ULPS: i32 = 4;
-/// SPEC §1: parameters within 2 ulps of exact.
-pub const T_ULPS: f64 = 2.0;
-
-fn near_graze<F: Real>(e: &Exact) -> bool {
-    if e.parallel_miss {
-        return false;
-    }
-    let big = if e.entry.abs() > e.exit.abs() {
-        e.entry.abs()
-    } else {
-        e.exit.abs()
-    };
-    (&e.entry - &e.exit).abs() <= ulp::<F>(&big) * Q::from_integer(GRAZE_ULPS.into())
-}
 
 /// NaN test through `f64` (exact for both types).
 pub fn is_nan<F: Real>(x: F) -> bool {
@@ -43,6 +26,9 @@ fn same_bits<F: Real>(a: F, b: F) -> bool {
 }
 
 /// Checks one result; the error names the algorithm, the inputs and the broken rule.
+///
+/// The parameters and the class go through the library's [`Exact::verify`]; the clipped segment
+/// is checked here.
 pub fn check<F: Real>(
     alg: Algorithm,
     r: &Rect<F>,
@@ -50,70 +36,20 @@ pub fn check<F: Real>(
     c: &Clip<F>,
     cs: &Segment<F>,
 ) -> Result<(), String> {
+    let e = exact(r, s);
     let fail = |rule: &str| {
         Err(format!(
-            "{alg} broke '{rule}'\n  rect {r:?}\n  seg  {s:?}\n  got  {c:?}\n  clipped {cs:?}\n  exact {:?}",
-            exact(r, s)
+            "{alg} broke '{rule}'\n  rect {r:?}\n  seg  {s:?}\n  got  {c:?}\n  clipped {cs:?}\n  exact {e:?}"
         ))
     };
-    let e = exact(r, s);
-    let hit = c.class.is_hit();
-    let nan_seg = |x: &Segment<F>| [x.x0, x.y0, x.x1, x.y1].into_iter().all(is_nan);
-
-    if !e.valid {
-        if c.class != Class::Invalid || !is_nan(c.t_entry) || !is_nan(c.t_exit) || !nan_seg(cs) {
-            return fail("non-finite input is Invalid with NaN outputs");
+    if let Err(rule) = e.verify(c.t_entry, c.t_exit, c.class) {
+        return fail(&rule);
+    }
+    if !c.class.is_hit() {
+        if ![cs.x0, cs.y0, cs.x1, cs.y1].into_iter().all(is_nan) {
+            return fail("a miss or an invalid input clips to a NaN segment");
         }
         return Ok(());
-    }
-    if c.class == Class::Invalid {
-        return fail("finite input is never Invalid");
-    }
-    if c.class != Class::of(true, c.t_entry, c.t_exit) {
-        return fail("class agrees with the returned parameters");
-    }
-    if e.p0_in && !(hit && same_bits(c.t_entry, F::ZERO)) {
-        return fail("P0 inside gives a hit with t_entry == +0.0");
-    }
-    if e.p1_in && !(hit && same_bits(c.t_exit, F::ONE)) {
-        return fail("P1 inside gives a hit with t_exit == 1.0");
-    }
-    if !hit {
-        if !is_nan(c.t_entry) || !is_nan(c.t_exit) || !nan_seg(cs) {
-            return fail("a miss has NaN parameters and a NaN segment");
-        }
-        if e.hit() && !near_graze::<F>(&e) {
-            return fail("exact hit (not a graze) is a hit");
-        }
-        return Ok(());
-    }
-    // A hit from here on.
-    if !(F::ZERO <= c.t_entry && c.t_entry <= c.t_exit && c.t_exit <= F::ONE) {
-        return fail("0 <= t_entry <= t_exit <= 1");
-    }
-    if !e.p0_in && c.t_entry == F::ZERO {
-        return fail("P0 outside never gets t_entry == 0");
-    }
-    if !e.p1_in && c.t_exit == F::ONE {
-        return fail("P1 outside never gets t_exit == 1");
-    }
-    if !e.hit() && !near_graze::<F>(&e) {
-        return fail("exact miss (not a graze) is a miss");
-    }
-    if e.hit() && !near_graze::<F>(&e) && c.class != e.class {
-        return fail("class equals the exact class away from a graze");
-    }
-    if ulps(c.t_entry, &e.entry) > T_ULPS {
-        return fail(&format!(
-            "t_entry within 2 ulps (off by {:.3})",
-            ulps(c.t_entry, &e.entry)
-        ));
-    }
-    if ulps(c.t_exit, &e.exit) > T_ULPS {
-        return fail(&format!(
-            "t_exit within 2 ulps (off by {:.3})",
-            ulps(c.t_exit, &e.exit)
-        ));
     }
     check_clipped(r, s, c, cs, &e).or_else(|rule| fail(&rule))
 }
