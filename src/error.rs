@@ -27,6 +27,9 @@ pub enum Error {
     /// A workload name [`Dist`](crate::workload::Dist) does not have.
     #[error("unknown workload {0:?} (expected one of: {1})")]
     UnknownWorkload(String, String),
+    /// A check or a resource a command needed failed; the message says which.
+    #[error("{0}")]
+    Failed(String),
     /// A file that cannot be read or written as asked; the message names the problem.
     #[error("{}: {msg}", path.display())]
     File {

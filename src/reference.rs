@@ -237,6 +237,92 @@ impl Exact {
     }
 }
 
+impl Exact {
+    /// [`Exact::verify`], and the clipped segment `clipped` that came with those parameters
+    /// (SPEC §1): a miss or an invalid input is a row of NaN; on a hit an endpoint at `t = 0` or
+    /// `t = 1` is that endpoint bit for bit, an endpoint cut by an edge lies exactly on an edge
+    /// and within a few roundings of the exact point, every point lies in the closed rect, and
+    /// `Touches` gives one point twice.
+    pub fn verify_clipped<F: Real>(
+        &self,
+        rect: &Rect<F>,
+        seg: &Segment<F>,
+        t_entry: F,
+        t_exit: F,
+        class: Class,
+        clipped: &Segment<F>,
+    ) -> Result<(), String> {
+        self.verify(t_entry, t_exit, class)?;
+        let cs = clipped;
+        let bits = |a: F, b: F| a.to_bits_u64() == b.to_bits_u64();
+        if !class.is_hit() {
+            return if [cs.x0, cs.y0, cs.x1, cs.y1]
+                .iter()
+                .all(|v| v.to_f64().is_nan())
+            {
+                Ok(())
+            } else {
+                Err("a miss or an invalid input clips to a NaN segment".into())
+            };
+        }
+        let (s, r) = (seg, rect);
+        let ends = [
+            (cs.x0, cs.y0, t_entry, &self.entry, (s.x0, s.y0)),
+            (cs.x1, cs.y1, t_exit, &self.exit, (s.x1, s.y1)),
+        ];
+        // ε/2, the unit roundoff.
+        let unit = Q::one() - q(F::ONE_BELOW);
+        for (i, (x, y, t, t_exact, (px, py))) in ends.into_iter().enumerate() {
+            let end = if i == 0 { "entry" } else { "exit" };
+            if !r.contains(x, y) {
+                return Err(format!("clipped {end} point lies in the closed rect"));
+            }
+            let inside_end = if i == 0 { t == F::ZERO } else { t == F::ONE };
+            let other_inside_end = if i == 0 { t == F::ONE } else { t == F::ZERO };
+            if inside_end || other_inside_end {
+                // At t = 0 the point is P0 and at t = 1 it is P1, bit for bit.
+                let (wx, wy) = if inside_end {
+                    (px, py)
+                } else if i == 0 {
+                    (s.x1, s.y1)
+                } else {
+                    (s.x0, s.y0)
+                };
+                if !(bits(x, wx) && bits(y, wy)) {
+                    return Err(format!(
+                        "clipped {end} point at t = 0 or 1 is the endpoint, bit for bit"
+                    ));
+                }
+                continue;
+            }
+            let on_edge = x == r.xmin() || x == r.xmax() || y == r.ymin() || y == r.ymax();
+            if !on_edge {
+                return Err(format!(
+                    "clipped {end} point cut by an edge lies exactly on an edge"
+                ));
+            }
+            // Close to the exact point P(t_exact): within a few roundings of the coordinates.
+            for (v, a, b, lo, hi) in [
+                (x, s.x0, s.x1, r.xmin(), r.xmax()),
+                (y, s.y0, s.y1, r.ymin(), r.ymax()),
+            ] {
+                let want = q(a) + t_exact * (q(b) - q(a));
+                let scale = q(a).abs() + q(b).abs() + q(lo).abs() + q(hi).abs();
+                let tol = &unit * Q::from_integer(16.into()) * scale + ulp::<F>(&Q::zero());
+                if (q(v) - &want).abs() > tol {
+                    return Err(format!(
+                        "clipped {end} point is within rounding of the exact point"
+                    ));
+                }
+            }
+        }
+        if class == Class::Touches && !(bits(cs.x0, cs.x1) && bits(cs.y0, cs.y1)) {
+            return Err("Touches clips to one point".into());
+        }
+        Ok(())
+    }
+}
+
 /// The spacing of `F` at the magnitude of `x`: `2^(e − p + 1)` for `2^e ≤ |x| < 2^(e+1)`, and
 /// the subnormal spacing below the normal range.
 pub fn ulp<F: Real>(x: &Q) -> Q {
@@ -334,5 +420,24 @@ mod tests {
         let miss = exact(&rect(), &Segment::new(-0.5f32, 0.6, 0.4, 1.5));
         assert!(!miss.near_graze::<f32>());
         assert!(miss.verify(0.5f32, 0.5, Class::Touches).is_err());
+    }
+
+    #[test]
+    fn verify_clipped_catches_wrong_segments() {
+        let s = Segment::new(0.5f32, 0.5, 2.0, 0.5);
+        let e = exact(&rect(), &s);
+        let t = 1.0f32 / 3.0;
+        let good = Segment::new(0.5f32, 0.5, 1.0, 0.5);
+        assert!(e
+            .verify_clipped(&rect(), &s, 0.0, t, Class::Exits, &good)
+            .is_ok());
+        let off_edge = Segment::new(0.5f32, 0.5, 0.999, 0.5);
+        assert!(e
+            .verify_clipped(&rect(), &s, 0.0, t, Class::Exits, &off_edge)
+            .is_err());
+        let moved = Segment::new(0.5f32, 0.25, 1.0, 0.5);
+        assert!(e
+            .verify_clipped(&rect(), &s, 0.0, t, Class::Exits, &moved)
+            .is_err());
     }
 }
