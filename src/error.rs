@@ -24,6 +24,12 @@ pub enum Error {
     /// An algorithm name no kernel has.
     #[error("unknown algorithm {0:?} (expected one of: {1})")]
     UnknownAlgorithm(String, String),
+    /// A workload name [`Dist`](crate::workload::Dist) does not have.
+    #[error("unknown workload {0:?} (expected one of: {1})")]
+    UnknownWorkload(String, String),
+    /// A check or a resource a command needed failed; the message says which.
+    #[error("{0}")]
+    Failed(String),
     /// A file that cannot be read or written as asked; the message names the problem.
     #[error("{}: {msg}", path.display())]
     File {

@@ -91,8 +91,10 @@ pub mod geom;
 pub mod io;
 pub mod kernels;
 pub mod real;
+pub mod reference;
 pub mod shapes;
 pub mod simd;
+pub mod workload;
 
 pub use buffers::{
     rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,

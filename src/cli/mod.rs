@@ -1,6 +1,8 @@
 //! Argument parsing (clap derive) and error reporting; one file per subcommand.
 
 mod clip;
+mod compare;
+mod gen;
 mod info;
 
 use std::process::ExitCode;
@@ -19,6 +21,11 @@ struct Cli {
 enum Command {
     /// Clip every segment of an .npy file against one rectangle.
     Clip(clip::ClipArgs),
+    /// Time every algorithm on the same data, check each against the exact reference, and show
+    /// how close each comes to the memory ceiling.
+    Compare(compare::CompareArgs),
+    /// Write a seeded workload (segments around the unit square) to an .npy file.
+    Gen(gen::GenArgs),
     /// Show the version, the algorithms and the precisions this binary supports.
     Info,
 }
@@ -29,6 +36,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Clip(args) => clip::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Info => {
             info::run();
             Ok(())

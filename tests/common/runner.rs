@@ -6,43 +6,23 @@
 //! * `t_entry == +0.0` iff `P0` is inside, `t_exit == 1.0` iff `P1` is inside, bit for bit, and an
 //!   endpoint inside is always a hit;
 //! * hit versus miss as in exact arithmetic, except near a graze (exact entry and exit within
-//!   [`GRAZE_ULPS`] ulps of each other);
+//!   `GRAZE_ULPS` ulps of each other);
 //! * the class agrees with the exact class away from a graze, and with the returned parameters;
 //! * `t_entry`, `t_exit` within 2 ulps of the exact values;
 //! * the clipped segment: inside endpoints bit for bit, cut endpoints exactly on an edge, every
 //!   point in the closed rect, and close to the exact point; NaN on a miss.
 
-use super::reference::{exact, q, ulp, ulps, Exact, Q};
-use num_traits::Signed;
-use slabclip::{Algorithm, Class, Clip, Real, Rect, Segment};
-
-/// How close the exact entry and exit must be for hit versus miss to be allowed to differ.
-pub const GRAZE_ULPS: i32 = 4;
-/// SPEC §1: parameters within 2 ulps of exact.
-pub const T_ULPS: f64 = 2.0;
-
-fn near_graze<F: Real>(e: &Exact) -> bool {
-    if e.parallel_miss {
-        return false;
-    }
-    let big = if e.entry.abs() > e.exit.abs() {
-        e.entry.abs()
-    } else {
-        e.exit.abs()
-    };
-    (&e.entry - &e.exit).abs() <= ulp::<F>(&big) * Q::from_integer(GRAZE_ULPS.into())
-}
+use super::reference::exact;
+use slabclip::{Algorithm, Clip, Real, Rect, Segment};
 
 /// NaN test through `f64` (exact for both types).
 pub fn is_nan<F: Real>(x: F) -> bool {
     x.to_f64().is_nan()
 }
 
-fn same_bits<F: Real>(a: F, b: F) -> bool {
-    a.to_bits_u64() == b.to_bits_u64()
-}
-
 /// Checks one result; the error names the algorithm, the inputs and the broken rule.
+///
+/// The rules are the library's [`slabclip::reference::Exact::verify_clipped`].
 pub fn check<F: Real>(
     alg: Algorithm,
     r: &Rect<F>,
@@ -50,134 +30,11 @@ pub fn check<F: Real>(
     c: &Clip<F>,
     cs: &Segment<F>,
 ) -> Result<(), String> {
-    let fail = |rule: &str| {
-        Err(format!(
-            "{alg} broke '{rule}'\n  rect {r:?}\n  seg  {s:?}\n  got  {c:?}\n  clipped {cs:?}\n  exact {:?}",
-            exact(r, s)
-        ))
-    };
     let e = exact(r, s);
-    let hit = c.class.is_hit();
-    let nan_seg = |x: &Segment<F>| [x.x0, x.y0, x.x1, x.y1].into_iter().all(is_nan);
-
-    if !e.valid {
-        if c.class != Class::Invalid || !is_nan(c.t_entry) || !is_nan(c.t_exit) || !nan_seg(cs) {
-            return fail("non-finite input is Invalid with NaN outputs");
-        }
-        return Ok(());
-    }
-    if c.class == Class::Invalid {
-        return fail("finite input is never Invalid");
-    }
-    if c.class != Class::of(true, c.t_entry, c.t_exit) {
-        return fail("class agrees with the returned parameters");
-    }
-    if e.p0_in && !(hit && same_bits(c.t_entry, F::ZERO)) {
-        return fail("P0 inside gives a hit with t_entry == +0.0");
-    }
-    if e.p1_in && !(hit && same_bits(c.t_exit, F::ONE)) {
-        return fail("P1 inside gives a hit with t_exit == 1.0");
-    }
-    if !hit {
-        if !is_nan(c.t_entry) || !is_nan(c.t_exit) || !nan_seg(cs) {
-            return fail("a miss has NaN parameters and a NaN segment");
-        }
-        if e.hit() && !near_graze::<F>(&e) {
-            return fail("exact hit (not a graze) is a hit");
-        }
-        return Ok(());
-    }
-    // A hit from here on.
-    if !(F::ZERO <= c.t_entry && c.t_entry <= c.t_exit && c.t_exit <= F::ONE) {
-        return fail("0 <= t_entry <= t_exit <= 1");
-    }
-    if !e.p0_in && c.t_entry == F::ZERO {
-        return fail("P0 outside never gets t_entry == 0");
-    }
-    if !e.p1_in && c.t_exit == F::ONE {
-        return fail("P1 outside never gets t_exit == 1");
-    }
-    if !e.hit() && !near_graze::<F>(&e) {
-        return fail("exact miss (not a graze) is a miss");
-    }
-    if e.hit() && !near_graze::<F>(&e) && c.class != e.class {
-        return fail("class equals the exact class away from a graze");
-    }
-    if ulps(c.t_entry, &e.entry) > T_ULPS {
-        return fail(&format!(
-            "t_entry within 2 ulps (off by {:.3})",
-            ulps(c.t_entry, &e.entry)
-        ));
-    }
-    if ulps(c.t_exit, &e.exit) > T_ULPS {
-        return fail(&format!(
-            "t_exit within 2 ulps (off by {:.3})",
-            ulps(c.t_exit, &e.exit)
-        ));
-    }
-    check_clipped(r, s, c, cs, &e).or_else(|rule| fail(&rule))
-}
-
-fn check_clipped<F: Real>(
-    r: &Rect<F>,
-    s: &Segment<F>,
-    c: &Clip<F>,
-    cs: &Segment<F>,
-    e: &Exact,
-) -> Result<(), String> {
-    let ends = [
-        (cs.x0, cs.y0, c.t_entry, &e.entry, (s.x0, s.y0)),
-        (cs.x1, cs.y1, c.t_exit, &e.exit, (s.x1, s.y1)),
-    ];
-    for (i, (x, y, t, t_exact, (px, py))) in ends.into_iter().enumerate() {
-        let end = if i == 0 { "entry" } else { "exit" };
-        if !r.contains(x, y) {
-            return Err(format!("clipped {end} point lies in the closed rect"));
-        }
-        let inside_end = if i == 0 { t == F::ZERO } else { t == F::ONE };
-        let other_inside_end = if i == 0 { t == F::ONE } else { t == F::ZERO };
-        if inside_end || other_inside_end {
-            // At t = 0 the point is P0 and at t = 1 it is P1, bit for bit.
-            let (wx, wy) = if inside_end {
-                (px, py)
-            } else if i == 0 {
-                (s.x1, s.y1)
-            } else {
-                (s.x0, s.y0)
-            };
-            if !(same_bits(x, wx) && same_bits(y, wy)) {
-                return Err(format!(
-                    "clipped {end} point at t = 0 or 1 is the endpoint, bit for bit"
-                ));
-            }
-            continue;
-        }
-        let on_edge = x == r.xmin() || x == r.xmax() || y == r.ymin() || y == r.ymax();
-        if !on_edge {
-            return Err(format!(
-                "clipped {end} point cut by an edge lies exactly on an edge"
-            ));
-        }
-        // Close to the exact point P(t_exact): within a few roundings of the coordinates involved.
-        let eps = q(F::ONE_BELOW);
-        let eps = Q::from_integer(1.into()) - eps; // ε/2
-        for (v, a, b, lo, hi) in [
-            (x, s.x0, s.x1, r.xmin(), r.xmax()),
-            (y, s.y0, s.y1, r.ymin(), r.ymax()),
-        ] {
-            let want = q(a) + t_exact * (q(b) - q(a));
-            let scale = q(a).abs() + q(b).abs() + q(lo).abs() + q(hi).abs();
-            let tol = eps.clone() * Q::from_integer(16.into()) * scale
-                + ulp::<F>(&Q::from_integer(0.into()));
-            if (q(v) - &want).abs() > tol {
-                return Err(format!(
-                    "clipped {end} point is within rounding of the exact point"
-                ));
-            }
-        }
-    }
-    if c.class == Class::Touches && !(same_bits(cs.x0, cs.x1) && same_bits(cs.y0, cs.y1)) {
-        return Err("Touches clips to one point".into());
-    }
-    Ok(())
+    e.verify_clipped(r, s, c.t_entry, c.t_exit, c.class, cs)
+        .map_err(|rule| {
+            format!(
+                "{alg} broke '{rule}'\n  rect {r:?}\n  seg  {s:?}\n  got  {c:?}\n  clipped {cs:?}\n  exact {e:?}"
+            )
+        })
 }

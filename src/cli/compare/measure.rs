@@ -1,0 +1,532 @@
+//! Running and timing: output buffers for one `--emit` mode, the batch split across a rayon
+//! pool, and the two baselines every algorithm is judged against (the memory ceiling and the
+//! read-only pass).
+
+use std::time::{Duration, Instant};
+
+use bytemuck::Pod;
+use rayon::prelude::*;
+use slabclip::{Algorithm, ClipOutput, Real, Rect, SegmentSource, SegmentsMut, SegmentsRef};
+
+/// What is written per segment: the output mode of `slabclip clip --emit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Emit {
+    /// `t_entry, t_exit`: two floats per segment.
+    T,
+    /// The class code: one byte per segment.
+    Class,
+    /// The clipped segment: four floats per segment.
+    Segments,
+}
+
+impl Emit {
+    /// Bytes written per segment in precision `F`.
+    pub fn bytes_out<F: Real>(self) -> usize {
+        match self {
+            Emit::T => 2 * size_of::<F>(),
+            Emit::Class => 1,
+            Emit::Segments => 4 * size_of::<F>(),
+        }
+    }
+}
+
+/// What one timed run does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// Clip with this algorithm.
+    Clip(Algorithm),
+    /// Read every input byte, write every output byte, no arithmetic to speak of.
+    Ceiling(Stores),
+    /// Read every input byte, write nothing.
+    ReadOnly,
+}
+
+/// How the memory ceiling writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stores {
+    /// Ordinary stores, as the kernels write: each output cache line is read before it is
+    /// written.
+    Plain,
+    /// Non-temporal (streaming) stores: no read of the output lines, often the faster for
+    /// batches far beyond the caches. Plain stores on other targets than x86-64.
+    Streaming,
+}
+
+impl Stores {
+    /// Both, in the order rows list them.
+    pub const ALL: [Stores; 2] = [Stores::Plain, Stores::Streaming];
+
+    /// How the row is named.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stores::Plain => "memory ceiling (plain stores)",
+            Stores::Streaming => "memory ceiling (streaming stores)",
+        }
+    }
+}
+
+/// The output buffers of one `--emit` mode (the others stay empty), allocated and touched once.
+pub struct Outputs<F> {
+    emit: Emit,
+    t_entry: Vec<F>,
+    t_exit: Vec<F>,
+    class: Vec<u8>,
+    /// Clipped segments' columns `x0, y0, x1, y1`.
+    segments: [Vec<F>; 4],
+}
+
+impl<F: Real> Outputs<F> {
+    /// Buffers for `n` segments, written once so that no timed run pays for page faults.
+    pub fn new(emit: Emit, n: usize) -> Self {
+        let n_if = |e: Emit| if emit == e { n } else { 0 };
+        Outputs {
+            emit,
+            t_entry: vec![F::NAN; n_if(Emit::T)],
+            t_exit: vec![F::NAN; n_if(Emit::T)],
+            class: vec![0xAA; n_if(Emit::Class)],
+            segments: core::array::from_fn(|_| vec![F::NAN; n_if(Emit::Segments)]),
+        }
+    }
+
+    /// The buffers cut into pieces of `chunk` rows, each a [`ClipOutput`] of the requested mode.
+    fn views(&mut self, chunk: usize) -> Vec<ClipOutput<'_, F>> {
+        let chunk = chunk.max(1);
+        match self.emit {
+            Emit::T => self
+                .t_entry
+                .chunks_mut(chunk)
+                .zip(self.t_exit.chunks_mut(chunk))
+                .map(|(a, b)| ClipOutput {
+                    t_entry: Some(a),
+                    t_exit: Some(b),
+                    ..Default::default()
+                })
+                .collect(),
+            Emit::Class => self
+                .class
+                .chunks_mut(chunk)
+                .map(|c| ClipOutput {
+                    class: Some(c),
+                    ..Default::default()
+                })
+                .collect(),
+            Emit::Segments => {
+                let [x0, y0, x1, y1] = &mut self.segments;
+                x0.chunks_mut(chunk)
+                    .zip(y0.chunks_mut(chunk))
+                    .zip(x1.chunks_mut(chunk).zip(y1.chunks_mut(chunk)))
+                    .map(|((x0, y0), (x1, y1))| ClipOutput {
+                        segments: Some(
+                            SegmentsMut::new(x0, y0, x1, y1).expect("chunks of equal columns"),
+                        ),
+                        ..Default::default()
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Whether row `i` here and row `j` of `other` hold the same bits (any NaN equals any NaN:
+    /// kernels need not agree on a NaN's payload).
+    pub fn same_row(&self, i: usize, other: &Outputs<F>, j: usize) -> bool {
+        let same = |a: F, b: F| {
+            a.to_bits_u64() == b.to_bits_u64() || (a.to_f64().is_nan() && b.to_f64().is_nan())
+        };
+        match self.emit {
+            Emit::T => {
+                same(self.t_entry[i], other.t_entry[j]) && same(self.t_exit[i], other.t_exit[j])
+            }
+            Emit::Class => self.class[i] == other.class[j],
+            Emit::Segments => (0..4).all(|c| same(self.segments[c][i], other.segments[c][j])),
+        }
+    }
+
+    /// How many rows differ from `other`'s (same length), bit for bit.
+    pub fn differences(&self, other: &Outputs<F>) -> usize {
+        let n = self.len();
+        (0..n).filter(|&i| !self.same_row(i, other, i)).count()
+    }
+
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        match self.emit {
+            Emit::T => self.t_entry.len(),
+            Emit::Class => self.class.len(),
+            Emit::Segments => self.segments[0].len(),
+        }
+    }
+
+    /// The outputs of one row of full results, in this mode, as one-row [`Outputs`].
+    pub fn from_full(emit: Emit, r: &slabclip::ClipResults<F>, k: usize) -> Outputs<F> {
+        let mut o = Outputs::new(emit, 1);
+        match emit {
+            Emit::T => {
+                o.t_entry[0] = r.t_entry[k];
+                o.t_exit[0] = r.t_exit[k];
+            }
+            Emit::Class => o.class[0] = r.class[k],
+            Emit::Segments => {
+                let s = r.segments.as_ref().expect("full results hold segments");
+                let s = s.segment(k);
+                for (col, v) in o.segments.iter_mut().zip([s.x0, s.y0, s.x1, s.y1]) {
+                    col[0] = v;
+                }
+            }
+        }
+        o
+    }
+}
+
+/// The batch and the pool a subject runs on.
+pub struct Runner<'a, F> {
+    rect: Rect<F>,
+    input: SegmentsRef<'a, F>,
+    pool: rayon::ThreadPool,
+    threads: usize,
+}
+
+/// Pieces per thread when a batch is split: a few, so a slow thread does not hold up the rest.
+const PIECES_PER_THREAD: usize = 4;
+
+impl<'a, F: Real> Runner<'a, F> {
+    /// A runner over `input` with a pool of `threads` threads.
+    pub fn new(rect: Rect<F>, input: SegmentsRef<'a, F>, threads: usize) -> Result<Self, String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        Ok(Runner {
+            rect,
+            input,
+            pool,
+            threads,
+        })
+    }
+
+    /// Rows per piece: the whole batch on one thread, else a multiple of 64 rows (whole SIMD
+    /// vectors and cache lines) giving each thread a few pieces.
+    fn chunk(&self) -> usize {
+        let n = self.input.len();
+        if self.threads == 1 {
+            return n.max(1);
+        }
+        n.div_ceil(self.threads * PIECES_PER_THREAD)
+            .next_multiple_of(64)
+    }
+
+    /// Runs `subject` once over the whole batch into `out`, and returns how long it took.
+    ///
+    /// With one thread every subject gets the whole batch in one call. With more, the batch is
+    /// cut into pieces that the pool's threads share, for every subject but `auto`, which gets
+    /// the whole batch in the pool and splits it itself.
+    pub fn run(&self, subject: Subject, out: &mut Outputs<F>) -> Duration {
+        let chunk = if subject == Subject::Clip(Algorithm::Auto) {
+            self.input.len().max(1)
+        } else {
+            self.chunk()
+        };
+        let rect = self.rect;
+        let pieces = split(self.input, chunk);
+        let mut views = out.views(chunk);
+        let start = Instant::now();
+        self.pool.install(|| {
+            let work = |(s, o): (&SegmentsRef<'_, F>, &mut ClipOutput<'_, F>)| match subject {
+                Subject::Clip(alg) => alg
+                    .clip(&rect, s, o)
+                    .expect("output pieces match input pieces"),
+                Subject::Ceiling(Stores::Plain) => ceiling(s, o),
+                Subject::Ceiling(Stores::Streaming) => ceiling_streaming(s, o),
+                Subject::ReadOnly => {
+                    std::hint::black_box(read_only(s));
+                }
+            };
+            if pieces.len() == 1 {
+                work((&pieces[0], &mut views[0]));
+            } else {
+                pieces.par_iter().zip(views.par_iter_mut()).for_each(work);
+            }
+        });
+        let took = start.elapsed();
+        std::hint::black_box(&mut views);
+        took
+    }
+}
+
+/// The batch cut into pieces of `chunk` rows (one empty piece for an empty batch).
+fn split<F: Real>(s: SegmentsRef<'_, F>, chunk: usize) -> Vec<SegmentsRef<'_, F>> {
+    let (x0, y0, x1, y1) = s.columns();
+    if x0.is_empty() {
+        return vec![s];
+    }
+    x0.chunks(chunk)
+        .zip(y0.chunks(chunk))
+        .zip(x1.chunks(chunk).zip(y1.chunks(chunk)))
+        .map(|((x0, y0), (x1, y1))| SegmentsRef::new(x0, y0, x1, y1).expect("equal chunks"))
+        .collect()
+}
+
+/// An unsigned integer as wide as a float: the ceiling moves bits, not numbers, so the loops
+/// are plain integer work the compiler vectorizes whatever the float rules.
+trait Word: Pod + core::ops::BitXor<Output = Self> {
+    fn low_byte(self) -> u8;
+    fn widen(self) -> u64;
+}
+impl Word for u32 {
+    #[inline(always)]
+    fn low_byte(self) -> u8 {
+        self as u8
+    }
+    #[inline(always)]
+    fn widen(self) -> u64 {
+        self as u64
+    }
+}
+impl Word for u64 {
+    #[inline(always)]
+    fn low_byte(self) -> u8 {
+        self as u8
+    }
+    #[inline(always)]
+    fn widen(self) -> u64 {
+        self
+    }
+}
+
+/// A column of floats as words (of the same width, or bytes).
+fn words<F: Real, W: Pod>(c: &[F]) -> &[W] {
+    bytemuck::cast_slice(c)
+}
+
+/// The memory ceiling on one piece: reads all four input columns and writes every output byte
+/// the mode asks for, with one XOR per value so that every input byte is really loaded and every
+/// output depends on the input (nothing for the compiler to drop).
+fn ceiling<F: Real>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<'_, F>) {
+    if size_of::<F>() == 4 {
+        ceiling_words::<F, u32>(s, out)
+    } else {
+        ceiling_words::<F, u64>(s, out)
+    }
+}
+
+fn ceiling_words<F: Real, W: Word>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<'_, F>) {
+    let (x0, y0, x1, y1) = s.columns();
+    let (x0, y0, x1, y1) = (words::<F, W>(x0), words(y0), words(x1), words(y1));
+    if let (Some(te), Some(tx)) = (out.t_entry.as_deref_mut(), out.t_exit.as_deref_mut()) {
+        let (te, tx): (&mut [W], &mut [W]) =
+            (bytemuck::cast_slice_mut(te), bytemuck::cast_slice_mut(tx));
+        for (((e, x), (a, b)), (c, d)) in te
+            .iter_mut()
+            .zip(tx.iter_mut())
+            .zip(x0.iter().zip(y0))
+            .zip(x1.iter().zip(y1))
+        {
+            *e = *a ^ *b;
+            *x = *c ^ *d;
+        }
+    }
+    if let Some(class) = out.class.as_deref_mut() {
+        for ((k, (a, b)), (c, d)) in class
+            .iter_mut()
+            .zip(x0.iter().zip(y0))
+            .zip(x1.iter().zip(y1))
+        {
+            *k = (*a ^ *b ^ *c ^ *d).low_byte();
+        }
+    }
+    if let Some(segs) = out.segments.as_mut() {
+        let (o0, o1, o2, o3) = segs.columns_mut();
+        for (o, i) in [(o0, x0), (o1, y0), (o2, x1), (o3, y1)] {
+            let o: &mut [W] = bytemuck::cast_slice_mut(o);
+            o.copy_from_slice(i);
+        }
+    }
+}
+
+/// The memory ceiling with streaming stores: one pass per output column, each reading the
+/// input columns it depends on and streaming its bytes out ([`stream_xor`]). `t_entry` is
+/// `x0 ^ y0` and `t_exit` is `x1 ^ y1`, bit for bit as [`ceiling`] writes them; clipped
+/// segments are the input copied. Class codes (1 byte out per 16 in) are written as [`ceiling`]
+/// does: skipping the read of so few output lines changes nothing measurable.
+fn ceiling_streaming<F: Real>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<'_, F>) {
+    let (x0, y0, x1, y1) = s.columns();
+    let (x0, y0, x1, y1) = (words::<F, u8>(x0), words(y0), words(x1), words(y1));
+    if let Some(d) = out.t_entry.as_deref_mut() {
+        stream_xor(bytemuck::cast_slice_mut(d), x0, Some(y0));
+    }
+    if let Some(d) = out.t_exit.as_deref_mut() {
+        stream_xor(bytemuck::cast_slice_mut(d), x1, Some(y1));
+    }
+    if let Some(d) = out.segments.as_mut() {
+        let (d0, d1, d2, d3) = d.columns_mut();
+        for (dst, src) in [d0, d1, d2, d3].into_iter().zip([x0, y0, x1, y1]) {
+            stream_xor(bytemuck::cast_slice_mut(dst), src, None);
+        }
+    }
+    stream_fence();
+    if out.class.is_some() {
+        let mut class_only = ClipOutput {
+            class: out.class.as_deref_mut(),
+            ..Default::default()
+        };
+        ceiling(s, &mut class_only);
+    }
+}
+
+/// Writes `a ^ b` (or `a` alone) into `dst`, all of one length, with non-temporal stores where
+/// `dst` is 16-byte aligned, plain stores for the unaligned head and the tail.
+#[cfg(target_arch = "x86_64")]
+fn stream_xor(dst: &mut [u8], a: &[u8], b: Option<&[u8]>) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128, _mm_xor_si128};
+    let n = dst.len();
+    assert!(a.len() == n && b.is_none_or(|b| b.len() == n));
+    let plain = |dst: &mut [u8], from: usize| {
+        for (i, d) in dst.iter_mut().enumerate().skip(from) {
+            *d = a[i] ^ b.map_or(0, |b| b[i]);
+        }
+    };
+    let head = dst.as_ptr().align_offset(16).min(n);
+    plain(&mut dst[..head], 0);
+    let end = head + (n - head) / 16 * 16;
+    let mut i = head;
+    while i < end {
+        // SAFETY: `i + 16 <= end <= n`, the length of all three slices (asserted), so each
+        // 16-byte access is in bounds; `dst + i` is 16-byte aligned (`head` aligns it, and
+        // `i − head` is a multiple of 16), as `_mm_stream_si128` requires; the loads are
+        // unaligned. SSE2 is part of x86-64.
+        unsafe {
+            let mut v = _mm_loadu_si128(a.as_ptr().add(i) as *const __m128i);
+            if let Some(b) = b {
+                v = _mm_xor_si128(v, _mm_loadu_si128(b.as_ptr().add(i) as *const __m128i));
+            }
+            _mm_stream_si128(dst.as_mut_ptr().add(i) as *mut __m128i, v);
+        }
+        i += 16;
+    }
+    plain(&mut dst[..], end);
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn stream_xor(dst: &mut [u8], a: &[u8], b: Option<&[u8]>) {
+    for (i, d) in dst.iter_mut().enumerate() {
+        *d = a[i] ^ b.map_or(0, |b| b[i]);
+    }
+}
+
+/// Orders the streaming stores before whatever follows (they are weakly ordered).
+fn stream_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `sfence` has no preconditions; SSE is part of x86-64.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    }
+}
+
+/// The read-only pass on one piece: folds every input value into one word (integer XOR, which
+/// the compiler vectorizes), returned so that it cannot be dropped.
+fn read_only<F: Real>(s: &SegmentsRef<'_, F>) -> u64 {
+    if size_of::<F>() == 4 {
+        read_words::<F, u32>(s).widen()
+    } else {
+        read_words::<F, u64>(s).widen()
+    }
+}
+
+fn read_words<F: Real, W: Word>(s: &SegmentsRef<'_, F>) -> W {
+    let (x0, y0, x1, y1) = s.columns();
+    words::<F, W>(x0)
+        .iter()
+        .zip(words(y0))
+        .zip(words::<F, W>(x1).iter().zip(words(y1)))
+        .fold(W::zeroed(), |acc, ((a, b), (c, d))| acc ^ *a ^ *b ^ *c ^ *d)
+}
+
+/// The median of some durations (the mean of the middle two for an even count).
+pub fn median(times: &[Duration]) -> Duration {
+    let mut t = times.to_vec();
+    t.sort();
+    match t.len() {
+        0 => Duration::ZERO,
+        n if !n.is_multiple_of(2) => t[n / 2],
+        n => (t[n / 2 - 1] + t[n / 2]) / 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slabclip::workload::Dist;
+
+    #[test]
+    fn every_subject_fills_every_piece_at_any_thread_count() {
+        let w = Dist::Mixed.generate::<f32>(10_007, 3);
+        for emit in [Emit::T, Emit::Class, Emit::Segments] {
+            let one = Runner::new(w.rect, w.segments.as_ref(), 1).unwrap();
+            let mut want = Outputs::new(emit, 10_007);
+            one.run(Subject::Clip(Algorithm::SlabScalar), &mut want);
+            let mut ceiling_one = Outputs::new(emit, 10_007);
+            one.run(Subject::Ceiling(Stores::Plain), &mut ceiling_one);
+            let mut streamed = Outputs::new(emit, 10_007);
+            one.run(Subject::Ceiling(Stores::Streaming), &mut streamed);
+            assert_eq!(streamed.differences(&ceiling_one), 0, "{emit:?}");
+            assert!(
+                want.differences(&Outputs::new(emit, 10_007)) > 0,
+                "{emit:?}"
+            );
+            for threads in [2, 3] {
+                let r = Runner::new(w.rect, w.segments.as_ref(), threads).unwrap();
+                for alg in [Algorithm::SlabScalar, Algorithm::Auto] {
+                    let mut got = Outputs::new(emit, 10_007);
+                    r.run(Subject::Clip(alg), &mut got);
+                    assert_eq!(got.differences(&want), 0, "{emit:?} {alg} {threads}");
+                }
+                for stores in Stores::ALL {
+                    let mut c = Outputs::new(emit, 10_007);
+                    r.run(Subject::Ceiling(stores), &mut c);
+                    assert_eq!(
+                        c.differences(&ceiling_one),
+                        0,
+                        "{stores:?} {emit:?} {threads}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_ceiling_writes_what_it_read() {
+        let w = Dist::Mixed.generate::<f64>(1000, 3);
+        let r = Runner::new(w.rect, w.segments.as_ref(), 1).unwrap();
+        let (x0, y0, x1, y1) = w.segments.as_ref().columns();
+        for stores in Stores::ALL {
+            let mut out = Outputs::new(Emit::Segments, 1000);
+            r.run(Subject::Ceiling(stores), &mut out);
+            assert!(out.segments == [x0, y0, x1, y1].map(|c| c.to_vec()));
+            let mut t = Outputs::<f64>::new(Emit::T, 1000);
+            r.run(Subject::Ceiling(stores), &mut t);
+            assert_eq!(t.t_entry[7].to_bits(), x0[7].to_bits() ^ y0[7].to_bits());
+        }
+        // Every head length and tail of the streaming writer.
+        let src: Vec<u8> = (0..100).collect();
+        let key: Vec<u8> = (0..100).map(|i| 0x5A ^ i).collect();
+        for a in 0..17 {
+            for b in a..100 {
+                let mut dst = [0u8; 100];
+                stream_xor(&mut dst[a..b], &src[a..b], None);
+                stream_fence();
+                assert_eq!(dst[a..b], src[a..b]);
+                assert!(dst[..a].iter().chain(&dst[b..]).all(|&x| x == 0));
+                stream_xor(&mut dst[a..b], &src[a..b], Some(&key[a..b]));
+                stream_fence();
+                assert!((a..b).all(|i| dst[i] == src[i] ^ key[i]));
+            }
+        }
+    }
+
+    #[test]
+    fn medians() {
+        let ms = Duration::from_millis;
+        assert_eq!(median(&[ms(5), ms(1), ms(3)]), ms(3));
+        assert_eq!(median(&[ms(4), ms(1), ms(2), ms(9)]), ms(3));
+    }
+}

@@ -1,0 +1,355 @@
+//! `slabclip compare`: every algorithm on the same data, checked and timed, beside what the
+//! memory system allows.
+//!
+//! Per workload (a generated `--dist`, or `--input FILE`):
+//! 1. The input is made structure-of-arrays once; output buffers for the `--emit` mode are
+//!    allocated and touched once. Nothing below is timed but step 3.
+//! 2. Every algorithm of [`Algorithm::ALL`], and `auto`, runs once: its output is compared bit
+//!    for bit with `liang-barsky`'s on the whole batch, and a subsample is checked against the
+//!    exact reference (`check.rs`).
+//! 3. `--repeat` rounds, each running every algorithm, then the memory ceiling and (for
+//!    `--emit class`) the read-only pass, once, in that order; a row reports its median.
+//!
+//! The memory ceiling reads the same input bytes and writes the same output bytes as the mode,
+//! with no arithmetic to speak of (`measure.rs`): the speed no clip kernel can beat. It is
+//! timed twice, with plain stores (as the kernels write) and with streaming (non-temporal)
+//! stores, which skip reading the output lines and are much faster far beyond the caches; the
+//! faster of the two is the ceiling every "% ceiling" is taken against.
+
+mod check;
+mod measure;
+mod report;
+mod svg;
+
+use std::path::PathBuf;
+
+use clap::Args;
+use slabclip::io::{self, Batch};
+use slabclip::workload::Dist;
+use slabclip::{Algorithm, Error, Real, Rect, Segments};
+
+use super::gen::Precision;
+use measure::{median, Emit, Outputs, Runner, Stores, Subject};
+use report::{Kind, Report, Row, WorkloadReport};
+
+/// Arguments of `slabclip compare`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Rows: every algorithm, auto, the memory ceiling (a plain read of the input bytes and write of the \
+output bytes of --emit, with plain and with streaming stores) and, for --emit class, a read-only \
+pass. Columns: median Mseg/s, ns per \
+segment, speed-up over liang-barsky in the same run, percent of the ceiling (the faster of the two), rows of the --check \
+subsample that break the contract against the exact reference, and rows of the whole batch whose \
+output bits differ from liang-barsky's (allowed within 2 ulps).
+Exit status: 0, or 1 when a row broke the contract (after the table, --json and --svg are written).")]
+pub struct CompareArgs {
+    /// Workloads to generate, comma-separated, or `all`.
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',', default_value = "mixed",
+          value_parser = dist_or_all(), conflicts_with = "input")]
+    dist: Vec<DistArg>,
+
+    /// Segments per generated workload; K, M, G multiply by 2^10, 2^20, 2^30 (e.g. 64K, 16M).
+    #[arg(long, value_name = "N", default_value = "1M", value_parser = parse_count)]
+    n: usize,
+
+    /// The seed of the generated workloads.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+
+    /// The dtype of the generated workloads (an --input file keeps its own).
+    #[arg(long, value_enum, default_value_t = Precision::F32)]
+    precision: Precision,
+
+    /// Threads in the pool of the timed runs: the batch is cut into pieces they share (`auto`
+    /// gets it whole and splits it itself).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    threads: u16,
+
+    /// What each algorithm writes per segment.
+    #[arg(long, value_enum, default_value_t = Emit::T)]
+    emit: Emit,
+
+    /// Timed runs per row; the median is reported.
+    #[arg(long, value_name = "R", default_value_t = 5,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    repeat: u16,
+
+    /// At most this many rows per workload are checked against the exact reference (an odd
+    /// stride through the batch); 0 checks none.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    check: usize,
+
+    /// Compare on this file instead of generated workloads (rows x0, y0, x1, y1).
+    #[arg(long, value_name = "FILE")]
+    input: Option<PathBuf>,
+
+    /// The rect for --input, XMIN,YMIN,XMAX,YMAX (generated workloads bring their own).
+    #[arg(long, value_name = "XMIN,YMIN,XMAX,YMAX", default_value = "0,0,1,1",
+          allow_hyphen_values = true, value_parser = parse_bounds, requires = "input")]
+    rect: [f64; 4],
+
+    /// Also write the results as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// Also draw them as an SVG chart: Mseg/s per algorithm for each workload.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// One `--dist` value: a workload, or every one.
+#[derive(Clone, Copy, Debug)]
+enum DistArg {
+    One(Dist),
+    All,
+}
+
+fn dist_or_all() -> impl clap::builder::TypedValueParser<Value = DistArg> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    let names = Dist::ALL.map(Dist::name).into_iter().chain(["all"]);
+    PossibleValuesParser::new(names).try_map(|name| match name.as_str() {
+        "all" => Ok(DistArg::All),
+        _ => Dist::from_name(&name).map(DistArg::One),
+    })
+}
+
+/// A count with an optional binary suffix: `1000`, `64K`, `16M`, `1G`.
+fn parse_count(s: &str) -> Result<usize, String> {
+    let (digits, scale) = match s.trim().to_ascii_uppercase() {
+        t if t.ends_with('K') => (t[..t.len() - 1].to_string(), 1usize << 10),
+        t if t.ends_with('M') => (t[..t.len() - 1].to_string(), 1 << 20),
+        t if t.ends_with('G') => (t[..t.len() - 1].to_string(), 1 << 30),
+        t => (t, 1),
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("{s:?} is not a count (digits, then K, M or G)"))?;
+    match n.checked_mul(scale) {
+        Some(0) | None => Err(format!("{s:?}: expected a count from 1 to {}", usize::MAX)),
+        Some(n) => Ok(n),
+    }
+}
+
+/// `XMIN,YMIN,XMAX,YMAX`, checked as a rect.
+fn parse_bounds(s: &str) -> Result<[f64; 4], String> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{s:?}: {e}"))?;
+    let b: [f64; 4] = v
+        .try_into()
+        .map_err(|v: Vec<f64>| format!("expected 4 numbers, found {}", v.len()))?;
+    Rect::new(b[0], b[1], b[2], b[3]).map_err(|e| e.to_string())?;
+    Ok(b)
+}
+
+/// Runs `slabclip compare`.
+pub fn run(args: &CompareArgs) -> Result<(), Error> {
+    for path in [&args.json, &args.svg].into_iter().flatten() {
+        io::output_folder(path)?;
+    }
+    let mut report = Report {
+        version: env!("CARGO_PKG_VERSION"),
+        simd_built: slabclip::simd::BUILT_LEVEL,
+        simd_cpu: slabclip::simd::detected_level(),
+        threads: args.threads as usize,
+        emit: args.emit,
+        repeat: args.repeat as usize,
+        check: args.check,
+        workloads: Vec::new(),
+    };
+    if let Some(path) = &args.input {
+        let label = path.display().to_string();
+        let w = match io::read_segments(path)? {
+            Batch::F32(v) => on_file::<f32>(args, &report, path, label, &v)?,
+            Batch::F64(v) => on_file::<f64>(args, &report, path, label, &v)?,
+        };
+        report.workloads.push(w);
+    } else {
+        let mut dists: Vec<Dist> = Vec::new();
+        for d in &args.dist {
+            match d {
+                DistArg::All => dists.extend(Dist::ALL),
+                DistArg::One(d) => dists.push(*d),
+            }
+        }
+        dists.dedup();
+        for d in dists {
+            let w = match args.precision {
+                Precision::F32 => generated::<f32>(args, &report, d),
+                Precision::F64 => generated::<f64>(args, &report, d),
+            }?;
+            report.workloads.push(w);
+        }
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::file(path, format!("cannot encode the report: {e}")))?;
+        io::write_atomically(path, |w| w.write_all(text.as_bytes()))?;
+    }
+    if let Some(path) = &args.svg {
+        let text = svg::chart(&report);
+        io::write_atomically(path, |w| w.write_all(text.as_bytes()))?;
+    }
+    match report.mismatches() {
+        0 => Ok(()),
+        m => Err(Error::Failed(format!(
+            "{m} checked rows broke the contract against the exact reference (see the table)"
+        ))),
+    }
+}
+
+fn generated<F: Real>(
+    args: &CompareArgs,
+    report: &Report,
+    d: Dist,
+) -> Result<WorkloadReport, Error> {
+    let w = d.generate::<F>(args.n, args.seed);
+    let mut r = measure_workload(args, report, d.name().to_string(), &w.rect, &w.segments)?;
+    r.seed = Some(args.seed);
+    Ok(r)
+}
+
+fn on_file<F: Real>(
+    args: &CompareArgs,
+    report: &Report,
+    path: &std::path::Path,
+    label: String,
+    values: &[F],
+) -> Result<WorkloadReport, Error> {
+    let [xmin, ymin, xmax, ymax] = args.rect.map(F::from_f64);
+    let rect = Rect::new(xmin, ymin, xmax, ymax).map_err(|e| {
+        Error::file(
+            path,
+            format!("--rect does not fit {}, the file's dtype ({e})", F::DTYPE),
+        )
+    })?;
+    if values.is_empty() {
+        return Err(Error::file(path, "no segments to compare"));
+    }
+    let segments = Segments::from_interleaved(values)?;
+    measure_workload(args, report, label, &rect, &segments)
+}
+
+/// Steps 1–3 of the module docs on one batch; prints its table.
+fn measure_workload<F: Real>(
+    args: &CompareArgs,
+    report: &Report,
+    name: String,
+    rect: &Rect<F>,
+    segments: &Segments<F>,
+) -> Result<WorkloadReport, Error> {
+    let n = segments.len();
+    let emit = args.emit;
+    let runner =
+        Runner::new(*rect, segments.as_ref(), args.threads as usize).map_err(Error::Failed)?;
+    let algorithms: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .chain([Algorithm::Auto])
+        .collect();
+    let baseline = Algorithm::LiangBarsky;
+
+    // Untimed: each algorithm once, compared with the baseline and checked on the sample.
+    let sample = check::Sample::new(rect, &segments.as_ref(), args.check);
+    let mut base = Outputs::<F>::new(emit, n);
+    let mut scratch = Outputs::<F>::new(emit, n);
+    runner.run(Subject::Clip(baseline), &mut base);
+    let mut checks = Vec::new();
+    for &alg in &algorithms {
+        runner.run(Subject::Clip(alg), &mut scratch);
+        let differ = scratch.differences(&base);
+        let verdict = check::check(alg, rect, &sample, emit, &scratch);
+        checks.push((differ, verdict));
+    }
+
+    // Timed: rounds of every subject, so that a slow spell of a busy machine hits all alike.
+    let mut subjects: Vec<Subject> = algorithms.iter().map(|&a| Subject::Clip(a)).collect();
+    subjects.extend(Stores::ALL.map(Subject::Ceiling));
+    if emit == Emit::Class {
+        subjects.push(Subject::ReadOnly);
+    }
+    for stores in Stores::ALL {
+        runner.run(Subject::Ceiling(stores), &mut scratch); // warm the ceilings' code too
+    }
+    let mut times = vec![Vec::new(); subjects.len()];
+    for _ in 0..args.repeat {
+        for (s, t) in subjects.iter().zip(&mut times) {
+            t.push(runner.run(*s, &mut scratch));
+        }
+    }
+    let medians: Vec<f64> = times.iter().map(|t| median(t).as_secs_f64()).collect();
+    let at = |s: Subject| medians[subjects.iter().position(|&x| x == s).expect("timed")];
+    let base_t = at(Subject::Clip(baseline));
+    let ceiling_t = Stores::ALL
+        .map(|s| at(Subject::Ceiling(s)))
+        .into_iter()
+        .fold(f64::INFINITY, f64::min);
+    let read_only_t = (emit == Emit::Class).then(|| at(Subject::ReadOnly));
+
+    let rows = subjects
+        .iter()
+        .zip(&medians)
+        .zip(&times)
+        .enumerate()
+        .map(|(i, ((s, &t), all))| {
+            let (name, kind) = match s {
+                Subject::Clip(a) => (a.name().to_string(), Kind::Algorithm),
+                Subject::Ceiling(stores) => (stores.label().to_string(), Kind::MemoryCeiling),
+                Subject::ReadOnly => ("read-only pass".to_string(), Kind::ReadOnly),
+            };
+            let check = checks.get(i);
+            Row {
+                name,
+                kind,
+                mseg_per_s: n as f64 / t / 1e6,
+                ns_per_segment: t / n as f64 * 1e9,
+                speedup_vs_liang_barsky: base_t / t,
+                percent_of_ceiling: 100.0 * ceiling_t / t,
+                percent_of_read_only: read_only_t.map(|r| 100.0 * r / t),
+                reference_mismatches: check.map(|c| c.1.mismatches),
+                first_mismatch: check.and_then(|c| c.1.first.clone()),
+                differ_from_liang_barsky: check.map(|c| c.0),
+                times_s: all.iter().map(|d| d.as_secs_f64()).collect(),
+            }
+        })
+        .collect();
+    let w = WorkloadReport {
+        name,
+        dtype: F::DTYPE,
+        n,
+        rect: [rect.xmin(), rect.ymin(), rect.xmax(), rect.ymax()].map(F::to_f64),
+        seed: None,
+        bytes_in: 4 * size_of::<F>(),
+        bytes_out: emit.bytes_out::<F>(),
+        checked: sample.len(),
+        rows,
+    };
+    print!("{}", w.table(report));
+    println!();
+    Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("1000"), Ok(1000));
+        assert_eq!(parse_count("64K"), Ok(65_536));
+        assert_eq!(parse_count("16m"), Ok(16 << 20));
+        assert!(parse_count("0").is_err());
+        assert!(parse_count("1.5M").is_err());
+        assert!(parse_count("99999999999G").is_err());
+    }
+
+    #[test]
+    fn bounds() {
+        assert_eq!(parse_bounds("-1,0,2,3.5"), Ok([-1.0, 0.0, 2.0, 3.5]));
+        assert!(parse_bounds("0,0,1").unwrap_err().contains("found 3"));
+        assert!(parse_bounds("1,0,0,1").is_err());
+        assert!(parse_bounds("0,0,x,1").is_err());
+    }
+}

@@ -1,0 +1,185 @@
+//! `slabclip compare` end to end: every algorithm (taken from `Algorithm::ALL`, so new ones are
+//! expected without editing this file) and `auto` on every workload, the baselines, the JSON
+//! and SVG outputs, and bad arguments.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use slabclip::workload::Dist;
+use slabclip::Algorithm;
+
+fn slabclip(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_slabclip"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn names() -> Vec<&'static str> {
+    Algorithm::ALL
+        .iter()
+        .chain(&[Algorithm::Auto])
+        .map(|a| a.name())
+        .collect()
+}
+
+/// The rows of one workload of a JSON report, by name.
+fn rows(w: &Value) -> Vec<(String, &Value)> {
+    w["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap().to_string(), r))
+        .collect()
+}
+
+#[test]
+fn every_algorithm_on_every_workload_with_json_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, svg) = (dir.path().join("r.json"), dir.path().join("r.svg"));
+    let o = slabclip(&[
+        "compare",
+        "--dist",
+        "all",
+        "--n",
+        "3000",
+        "--repeat",
+        "1",
+        "--check",
+        "400",
+        "--json",
+        json.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    let report: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let workloads = report["workloads"].as_array().unwrap();
+    assert_eq!(workloads.len(), Dist::ALL.len());
+    for (w, d) in workloads.iter().zip(Dist::ALL) {
+        assert_eq!(w["name"], d.name());
+        assert_eq!(w["n"], 3000);
+        assert_eq!(w["checked"], 334, "an odd stride of 9 through 3000 rows");
+        let rows = rows(w);
+        for name in names() {
+            let (_, r) = rows
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{d}: no row for {name}"));
+            assert_eq!(r["reference_mismatches"], 0, "{d} {name}");
+            assert!(r["mseg_per_s"].as_f64().unwrap() > 0.0);
+            assert_eq!(r["times_s"].as_array().unwrap().len(), 1);
+        }
+        let lb = &rows.iter().find(|(n, _)| n == "liang-barsky").unwrap().1;
+        assert_eq!(lb["speedup_vs_liang_barsky"], 1.0);
+        assert_eq!(lb["differ_from_liang_barsky"], 0);
+        let ceilings: Vec<_> = rows
+            .iter()
+            .filter(|(_, r)| r["kind"] == "memory-ceiling")
+            .collect();
+        assert_eq!(ceilings.len(), 2, "plain and streaming stores");
+        let best = ceilings
+            .iter()
+            .map(|(_, r)| r["percent_of_ceiling"].as_f64().unwrap());
+        assert!((best.fold(0.0, f64::max) - 100.0).abs() < 1e-9);
+        assert!(
+            stdout.contains(&format!("{}: 3000 segments, float32", d.name())),
+            "{stdout}"
+        );
+    }
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.starts_with("<svg"));
+    for label in names().into_iter().chain(Dist::ALL.map(Dist::name)) {
+        assert!(
+            svg.contains(&format!("\n{label}\n</text>")),
+            "the chart names {label}"
+        );
+    }
+    assert!(svg.contains("Mseg/s") && svg.contains("memory ceiling"));
+}
+
+#[test]
+fn class_output_on_a_file_has_a_read_only_row_and_threads_split_the_batch() {
+    let o = slabclip(&[
+        "compare",
+        "--input",
+        "data/sample.npy",
+        "--emit",
+        "class",
+        "--repeat",
+        "1",
+        "--threads",
+        "2",
+        "--check",
+        "1000",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("data/sample.npy: 20000 segments, float32, rect 0,0,1,1, --emit class"));
+    assert!(
+        out.contains("read-only pass") && out.contains("2 threads"),
+        "{out}"
+    );
+    for name in names() {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(name)),
+            "{name}: {out}"
+        );
+    }
+    let o = slabclip(&[
+        "compare",
+        "--dist",
+        "edge-grazing",
+        "--n",
+        "2000",
+        "--precision",
+        "f64",
+        "--emit",
+        "segments",
+        "--repeat",
+        "2",
+        "--check",
+        "2000",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("float64") && text(&o.stdout).contains("/2000"));
+}
+
+#[test]
+fn bad_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let usage = [
+        vec!["compare", "--dist", "uniform"],
+        vec!["compare", "--n", "0"],
+        vec!["compare", "--n", "lots"],
+        vec!["compare", "--threads", "0"],
+        vec!["compare", "--repeat", "0"],
+        vec!["compare", "--rect", "0,0,1,1"],
+        vec!["compare", "--input", "data/sample.npy", "--rect", "1,0,0,1"],
+        vec!["compare", "--input", "data/sample.npy", "--dist", "mixed"],
+    ];
+    for args in usage {
+        let o = slabclip(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+    }
+    let o = slabclip(&["compare", "--input", "no/such.npy"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("no/such.npy"),
+        "{}",
+        text(&o.stderr)
+    );
+    let missing = dir.path().join("none/r.json");
+    let o = slabclip(&["compare", "--n", "100", "--json", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("does not exist"));
+    assert!(o.stdout.is_empty(), "fails before measuring");
+    assert!(!Path::new(&missing).exists());
+}
