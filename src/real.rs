@@ -4,8 +4,8 @@
 //! and a SIMD vector (added with the SIMD kernels) is a lane of width 8 or 4. Because the scalar
 //! and vector paths run the *same* sequence of IEEE operations per lane, they give the same bits.
 //! [`Lane::mul_add`] is always *fused* (one rounding), whatever the build: with the `fma` target
-//! feature it is one instruction, without it each lane calls the correctly rounded software `fma`,
-//! so the bits never depend on the build, only the speed does.
+//! feature it is one instruction, without it each lane calls the correctly rounded software `fma`
+//! (slow; the kernels only call it in builds with FMA and use an exact product otherwise).
 
 use core::fmt::{Debug, Display};
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
@@ -104,6 +104,9 @@ pub trait Real:
     /// `2^23` (`f32`) or `2^52` (`f64`): the ulp is 1 there, so `CODE_BIAS + k` for a byte `k`
     /// has `k` as the low byte of its bits (how class codes leave the float lanes).
     const CODE_BIAS: Self;
+    /// Veltkamp's splitting constant `2^⌈p/2⌉ + 1` (4097 for `f32`, 134217729 for `f64`): splits
+    /// a float into two halves whose products are exact (Dekker's exact product).
+    const SPLIT: Self;
     /// The NumPy dtype name, `"float32"` or `"float64"`.
     const DTYPE: &'static str;
 
@@ -182,6 +185,7 @@ macro_rules! scalar_lane {
             const FAST_MIN: $t = 1.0 / (1u128 << $fast_exp) as $t / (1u128 << $fast_exp) as $t;
             const FAST_MAX: $t = (1u128 << $fast_exp) as $t * (1u128 << $fast_exp) as $t;
             const CODE_BIAS: $t = (1u64 << (<$t>::MANTISSA_DIGITS - 1)) as $t;
+            const SPLIT: $t = ((1u64 << <$t>::MANTISSA_DIGITS.div_ceil(2)) + 1) as $t;
             const DTYPE: &'static str = $dtype;
 
             #[inline(always)]
@@ -229,5 +233,6 @@ mod tests {
         assert_eq!(f64::FAST_MIN, 2f64.powi(-200));
         assert_eq!(f32::FAST_MAX * f32::FAST_MIN, 1.0);
         assert_eq!(f64::FAST_MAX * f64::FAST_MIN, 1.0);
+        assert_eq!((f32::SPLIT, f64::SPLIT), (4097.0, 134217729.0));
     }
 }

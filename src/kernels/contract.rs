@@ -127,6 +127,33 @@ fn ratio<L: Lane>((a, ea): (L, L), (b, eb): (L, L)) -> L {
     L::select(q.finite(), q + c, q)
 }
 
+/// `a − q·b` rounded once, for `q·b` close to `a` (within a factor of 2) and magnitudes far from
+/// overflow and underflow, as in [`plane_fast`].
+///
+/// With the `fma` target feature this is one fused multiply-add. Without it, Dekker's exact
+/// product `q·b = p + e` (Veltkamp splitting) gives the same bits: `a − p` is exact (Sterbenz),
+/// and `(a − p) − e` rounds the same exact value once, as the fused operation does.
+#[inline(always)]
+fn residual<L: Lane>(a: L, q: L, b: L) -> L {
+    #[cfg(target_feature = "fma")]
+    {
+        (-q).mul_add(b, a)
+    }
+    #[cfg(not(target_feature = "fma"))]
+    {
+        use crate::Real;
+        let split = |x: L| {
+            let c = L::splat(L::Scalar::SPLIT) * x;
+            let hi = c - (c - x);
+            (hi, x - hi)
+        };
+        let p = q * b;
+        let ((qh, ql), (bh, bl)) = (split(q), split(b));
+        let e = ((qh * bh - p) + qh * bl + ql * bh) + ql * bl;
+        (a - p) - e
+    }
+}
+
 /// The parameter `t` where the line through `p0`, `p1` meets the line `coordinate = bound`:
 /// `(bound − p0) / (p1 − p0)`, within about half an ulp of the exact value.
 ///
@@ -149,7 +176,8 @@ pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
 /// A = a + ea = bound − p0,  B = b + eb = p1 − p0     exact, as rounded part + error (TwoSum)
 /// r  = 1 / b                 one division, shared by both bounds of an axis
 /// q0 = a · r                 within ~2 ulps of A / B
-/// t  = q0 + (A − q0·B) · r   the residual a − q0·b is exact with a fused multiply-add
+/// t  = q0 + (A − q0·B) · r   A − q0·B = (a − q0·b) + ea − q0·eb, the first part rounded once
+///                            (`residual`); the rest only nudges a correction already ≪ 1 ulp
 /// ```
 ///
 /// The form holds while every magnitude is far from underflow and overflow: `r` and `q0` within
@@ -163,10 +191,8 @@ pub(crate) fn plane_fast<L: Lane>(bound: L, p0: L, p1: L) -> (L, L::Mask) {
     let r = L::splat(L::Scalar::ONE) / b;
     let (a, ea) = two_diff(bound, p0);
     let q0 = a * r;
-    let minus_q0 = -q0;
-    let residual = minus_q0.mul_add(b, a);
-    let n = minus_q0.mul_add(eb, residual + ea);
-    let t = n.mul_add(r, q0);
+    let n = (residual(a, q0, b) + ea) - q0 * eb;
+    let t = q0 + n * r;
 
     let (lo, hi) = (L::splat(L::Scalar::FAST_MIN), L::splat(L::Scalar::FAST_MAX));
     let in_range = |x: L| {
