@@ -166,7 +166,9 @@ fn clip_as<F: Real>(args: &ClipArgs, input: &Input) -> Result<(), Error> {
         ..ClipSettings::default()
     };
     let mut bar = ProgressReport::new(args.quiet);
-    let result = io::clip_file(input, &rect, &args.output, &settings, &mut |p| bar.update(p));
+    let result = io::clip_file(input, &rect, &args.output, &settings, &mut |p| {
+        bar.update(p)
+    });
     bar.finish(result.is_ok());
     result.map(|_| ())
 }
@@ -247,7 +249,9 @@ mod tests {
         assert!(parse_rect("0,0,inf,1").unwrap_err().contains("not finite"));
         assert!(parse_rect("2,0,1,1").unwrap_err().contains("greater than"));
         assert!(parse_output("a/b.NPY").is_ok());
-        assert!(parse_output("out.csv").unwrap_err().contains("ending in .npy"));
+        assert!(parse_output("out.csv")
+            .unwrap_err()
+            .contains("ending in .npy"));
         assert!(parse_output("npy").is_err());
         let big = parse_rect("0,0,1e39,1").unwrap();
         assert!(big.to_rect::<f64>().is_ok());

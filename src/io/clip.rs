@@ -147,7 +147,8 @@ pub fn clip_file<F: Real>(
                 let n = segments.len();
                 columns.iter_mut().for_each(|c| c.resize(n, F::NAN));
                 let [x0, y0, x1, y1] = &mut columns;
-                let clipped = SegmentsMut::new(&mut x0[..n], &mut y0[..n], &mut x1[..n], &mut y1[..n])?;
+                let clipped =
+                    SegmentsMut::new(&mut x0[..n], &mut y0[..n], &mut x1[..n], &mut y1[..n])?;
                 settings.algorithm.clip(
                     rect,
                     segments,

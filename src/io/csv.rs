@@ -45,7 +45,11 @@ pub(crate) fn parse_header(prefix: &[u8], file_len: u64) -> Result<u64, String> 
     };
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let names: Vec<&[u8]> = line.split(|&b| b == b',').map(trim).collect();
-    if names.iter().map(|n| &n[..]).eq(NAMES.iter().map(|n| n.as_bytes())) {
+    if names
+        .iter()
+        .map(|n| &n[..])
+        .eq(NAMES.iter().map(|n| n.as_bytes()))
+    {
         return Ok(next as u64);
     }
     if is_blank(line) {
@@ -108,11 +112,7 @@ fn parse_row(line: &[u8], line_no: u64) -> Result<[f64; 4], String> {
     let mut row = [0.0; 4];
     for (i, field) in line.split(|&b| b == b',').enumerate() {
         row[i] = number(trim(field)).map_err(|problem| {
-            format!(
-                "line {line_no}, column {} ({}): {problem}",
-                i + 1,
-                NAMES[i]
-            )
+            format!("line {line_no}, column {} ({}): {problem}", i + 1, NAMES[i])
         })?;
     }
     Ok(row)
@@ -150,7 +150,10 @@ fn is_exponent_form(field: &[u8]) -> bool {
 fn trim(field: &[u8]) -> &[u8] {
     let blank = |b: &u8| *b == b' ' || *b == b'\t';
     let start = field.iter().position(|b| !blank(b)).unwrap_or(field.len());
-    let end = field.iter().rposition(|b| !blank(b)).map_or(start, |e| e + 1);
+    let end = field
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |e| e + 1);
     &field[start..end]
 }
 
@@ -204,13 +207,17 @@ mod tests {
         assert!(err("x0,y0,x1,y1,t\n").contains("wrong header"));
         assert!(err("\n").contains("line 1: blank line"));
         // A first line longer than the prefix that was read.
-        assert!(parse_header(b"x0,y0", 100).unwrap_err().contains("longer than 5 bytes"));
+        assert!(parse_header(b"x0,y0", 100)
+            .unwrap_err()
+            .contains("longer than 5 bytes"));
     }
 
     #[test]
     fn numbers_in_every_spelling() {
         let got = rows("1,-2.5, .5 ,1e-3\n+2E10,\t-0,0.1,1e-400\r\n4.,5,6,7").unwrap();
-        let want = [1.0, -2.5, 0.5, 1e-3, 2e10, -0.0, 0.1, 0.0, 4.0, 5.0, 6.0, 7.0];
+        let want = [
+            1.0, -2.5, 0.5, 1e-3, 2e10, -0.0, 0.1, 0.0, 4.0, 5.0, 6.0, 7.0,
+        ];
         assert_eq!(
             got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
             want.map(f64::to_bits)
@@ -228,23 +235,38 @@ mod tests {
             ("1,2,3,4,5\n", "line 2: 5 fields, expected 4"),
             ("1;2;3;4\n", "line 2: 1 fields, expected 4"),
             ("1,2,,4\n", "line 2, column 3 (x1): empty field"),
-            ("1,2,3,abc\n", "line 2, column 4 (y1): \"abc\" is not a number"),
+            (
+                "1,2,3,abc\n",
+                "line 2, column 4 (y1): \"abc\" is not a number",
+            ),
             ("1,0x10,3,4\n", "column 2 (y0): \"0x10\" is not a number"),
-            ("1,\"2\",3,4\n", "column 2 (y0): \"\\\"2\\\"\" is not a number"),
+            (
+                "1,\"2\",3,4\n",
+                "column 2 (y0): \"\\\"2\\\"\" is not a number",
+            ),
             ("1,2 3,3,4\n", "\"2 3\" is not a number"),
             ("nan,2,3,4\n", "column 1 (x0): \"nan\" is not finite"),
             ("1,-inf,3,4\n", "column 2 (y0): \"-inf\" is not finite"),
             ("1,2,Infinity,4\n", "\"Infinity\" is not finite"),
-            ("1,2,3,1e999\n", "column 4 (y1): \"1e999\" is out of the float64 range"),
+            (
+                "1,2,3,1e999\n",
+                "column 4 (y1): \"1e999\" is out of the float64 range",
+            ),
             ("1,2,3,-2e308\n", "\"-2e308\" is out of the float64 range"),
             ("1,2,\u{e9},4\n", "\"é\" is not a number"),
         ];
         for (text, want) in cases {
             let e = rows(text).unwrap_err();
-            assert!(e.contains(want), "{text:?}: {e:?} does not contain {want:?}");
+            assert!(
+                e.contains(want),
+                "{text:?}: {e:?} does not contain {want:?}"
+            );
         }
         let long = format!("1,2,3,{}\n", "9".repeat(400));
-        assert!(rows(&long).unwrap_err().contains("…\" is out of"), "cut to 40 characters");
+        assert!(
+            rows(&long).unwrap_err().contains("\"… is out of"),
+            "cut to 40 characters"
+        );
         let bytes = b"1,2,3,\xff\n";
         let e = parse_rows::<f64>(bytes, true, 7, 10, &mut Vec::new()).unwrap_err();
         assert_eq!(e, "line 7, column 4 (y1): \"\u{fffd}\" is not a number");

@@ -62,9 +62,7 @@ impl Format {
                 };
                 Error::file(
                     path,
-                    format!(
-                        "unknown input format ({found}), expected .npy, .csv, .f32 or .f64"
-                    ),
+                    format!("unknown input format ({found}), expected .npy, .csv, .f32 or .f64"),
                 )
             })
     }
@@ -428,7 +426,9 @@ impl<F: Real> Chunks<'_, F> {
         let row = size_of::<Segment<F>>();
         // `open` checked that the data is a whole number of rows.
         let rows_left = (self.input.data_end - self.pos) / row as u64;
-        let rows = rows_left.min(self.max_rows as u64).min((isize::MAX as usize / row) as u64);
+        let rows = rows_left
+            .min(self.max_rows as u64)
+            .min((isize::MAX as usize / row) as u64);
         let len = rows as usize * row;
         let start = self.pos;
         self.map(len)?;
@@ -568,12 +568,19 @@ pub(crate) mod tests {
         for window in [60, 61, 64, 100, 1000, 1 << 20] {
             for max_rows in [1, 3, 40, 41] {
                 let got = read_chunked::<f64>(&input, max_rows, window).unwrap();
-                assert_eq!(bits(&got), bits(&want), "window {window} max_rows {max_rows}");
+                assert_eq!(
+                    bits(&got),
+                    bits(&want),
+                    "window {window} max_rows {max_rows}"
+                );
             }
         }
         // A window smaller than a line is an error naming the line.
         let e = read_chunked::<f64>(&input, 5, 20).unwrap_err().to_string();
-        assert!(e.ends_with("line 2: longer than 20 bytes, not a row of four numbers"), "{e}");
+        assert!(
+            e.ends_with("line 2: longer than 20 bytes, not a row of four numbers"),
+            "{e}"
+        );
     }
 
     #[test]

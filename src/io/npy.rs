@@ -419,10 +419,7 @@ mod tests {
         }
         let be: Vec<u8> = values.iter().flat_map(|x| x.to_be_bytes()).collect();
         let b = npy(1, &dict(">f4", "(2, 4)"), &be);
-        assert_eq!(
-            check(&b).map(|h| (h.big_endian, h.rows)),
-            Ok((true, 2))
-        );
+        assert_eq!(check(&b).map(|h| (h.big_endian, h.rows)), Ok((true, 2)));
         let Batch::F32(got) = read(&b) else {
             panic!("not f32")
         };

@@ -107,7 +107,9 @@ impl<T: NpyElement> NpyWriter<T> {
         let rows = self.values / per_row;
         let whole = self.values % per_row == 0 && self.rows.is_none_or(|n| n == rows);
         if !whole {
-            let promised = self.rows.map_or(String::new(), |n| format!(" of the {n} promised"));
+            let promised = self
+                .rows
+                .map_or(String::new(), |n| format!(" of the {n} promised"));
             return Err(self.out.failed(std::io::Error::other(format!(
                 "internal error: {} values written, not a whole number of {per_row}-value rows{promised}",
                 self.values
@@ -261,7 +263,11 @@ mod tests {
 
         let mut w = NpyWriter::<f32>::create(&path, Some(2), &[4]).unwrap();
         w.write(&[0.0; 4]).unwrap();
-        assert!(w.finish().unwrap_err().to_string().contains("of the 2 promised"));
+        assert!(w
+            .finish()
+            .unwrap_err()
+            .to_string()
+            .contains("of the 2 promised"));
         let mut w = NpyWriter::<f32>::create(&path, None, &[4]).unwrap();
         w.write(&[0.0; 5]).unwrap();
         assert!(w
@@ -277,7 +283,11 @@ mod tests {
             Err(Error::LengthMismatch { .. })
         ));
         assert!(write_columns::<f32>(&path, &[]).is_err());
-        assert_eq!(std::fs::read(&path).unwrap(), old, "the old file is untouched");
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            old,
+            "the old file is untouched"
+        );
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "no temporary file is left behind");
     }
