@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slabclip::io::{self, ClipSettings, Dtype, Input, Progress};
 use slabclip::{Algorithm, Error, Real, Rect};
 
@@ -165,7 +165,7 @@ fn clip_as<F: Real>(args: &ClipArgs, input: &Input) -> Result<(), Error> {
         },
         ..ClipSettings::default()
     };
-    let mut bar = ProgressReport::new(args.quiet);
+    let mut bar = ProgressReport::new(args.quiet, input.size());
     let result = io::clip_file(input, &rect, &args.output, &settings, &mut |p| {
         bar.update(p)
     });
@@ -176,51 +176,52 @@ fn clip_as<F: Real>(args: &ClipArgs, input: &Input) -> Result<(), Error> {
 /// How long work runs before a progress bar appears.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
-/// A progress bar on stderr with the throughput, shown once the work has run for
-/// [`SHOW_AFTER`], and only when stderr is a terminal and `--quiet` was not given.
+/// A progress bar on stderr with the throughput, drawn once the work has run for
+/// [`SHOW_AFTER`], and only when stderr is a terminal and `--quiet` was not given. It tracks
+/// from the start (hidden), so its clock and rates count the whole run.
 struct ProgressReport {
-    enabled: bool,
     start: Instant,
     bar: Option<ProgressBar>,
+    shown: bool,
 }
 
 impl ProgressReport {
-    fn new(quiet: bool) -> Self {
-        ProgressReport {
-            enabled: !quiet && std::io::stderr().is_terminal(),
-            start: Instant::now(),
-            bar: None,
-        }
-    }
-
-    fn update(&mut self, p: Progress) {
-        let elapsed = self.start.elapsed();
-        if !self.enabled || (self.bar.is_none() && elapsed < SHOW_AFTER) {
-            return;
-        }
-        let bar = self.bar.get_or_insert_with(|| {
+    fn new(quiet: bool, total_bytes: u64) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let style = ProgressStyle::with_template(
                 "{elapsed_precise} {wide_bar} {binary_bytes}/{binary_total_bytes} \
                  {binary_bytes_per_sec} {msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar());
-            let bar = ProgressBar::new(p.total_bytes).with_style(style);
-            bar.enable_steady_tick(Duration::from_millis(250));
-            bar
+            ProgressBar::with_draw_target(Some(total_bytes), ProgressDrawTarget::hidden())
+                .with_style(style)
         });
+        ProgressReport {
+            start: Instant::now(),
+            bar,
+            shown: false,
+        }
+    }
+
+    fn update(&mut self, p: Progress) {
+        let Some(bar) = &self.bar else { return };
+        let elapsed = self.start.elapsed();
         bar.set_position(p.bytes);
         let rate = p.rows as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6;
         bar.set_message(format!("{} segments, {rate:.1} Mseg/s", p.rows));
+        if !self.shown && elapsed >= SHOW_AFTER {
+            self.shown = true;
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
     }
 
     /// Leaves the final line on success; clears it on failure so the error stands alone.
     fn finish(&self, ok: bool) {
-        if let Some(bar) = &self.bar {
-            if ok {
-                bar.finish();
-            } else {
-                bar.finish_and_clear();
-            }
+        match &self.bar {
+            Some(bar) if self.shown && ok => bar.finish(),
+            Some(bar) => bar.finish_and_clear(),
+            None => {}
         }
     }
 }

@@ -105,7 +105,7 @@ impl<T: NpyElement> NpyWriter<T> {
         self.flush()?;
         let per_row = self.row_shape.iter().product::<u64>().max(1);
         let rows = self.values / per_row;
-        let whole = self.values % per_row == 0 && self.rows.is_none_or(|n| n == rows);
+        let whole = self.values.is_multiple_of(per_row) && self.rows.is_none_or(|n| n == rows);
         if !whole {
             let promised = self
                 .rows
