@@ -17,9 +17,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Clip every segment of an .npy file against one rectangle.
+    /// Clip every segment of a file (.npy, .csv, .f32, .f64) against one rectangle.
     Clip(clip::ClipArgs),
-    /// Show the version, the algorithms and the precisions this binary supports.
+    /// Show the version, the algorithms, the precisions, the SIMD levels and the thread count.
     Info,
 }
 
