@@ -121,15 +121,9 @@ fn parse_output(s: &str) -> Result<PathBuf, String> {
 
 /// Runs `slabclip clip`. Nothing is written unless every row was read and clipped.
 pub fn run(args: &ClipArgs) -> Result<(), Error> {
+    // `clip_file` refuses an output that is the input or lies in a missing folder before any
+    // work.
     let input = Input::open(&args.input)?;
-    // Fail before the work if the result could not be written.
-    if io::same_file(&args.input, &args.output) {
-        return Err(Error::file(
-            &args.output,
-            "output is the input file; refusing to overwrite it",
-        ));
-    }
-    io::output_folder(&args.output)?;
     let work = || match input.dtype() {
         Dtype::F32 => clip_as::<f32>(args, &input),
         Dtype::F64 => clip_as::<f64>(args, &input),
