@@ -1,93 +1,17 @@
-//! The `slabclip` binary end to end: every `--emit` mode in both precisions, every algorithm on
-//! the sample data, and every kind of bad input, each of which must exit 1 with one line naming
-//! the file and the problem, and leave no output behind and an existing output untouched.
-//!
-//! The `.npy` inputs are built byte by byte here (header text included), so that the malformed
-//! ones do not depend on any npy writer; outputs are read back with `npyz`.
+//! The `slabclip` binary end to end: every `--emit` mode in both precisions and every input
+//! format, every algorithm on the sample data, thread counts, usage errors and help. Bad input
+//! files have their own table in `bad_input.rs`.
+
+mod files;
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
+use files::{
+    dict, le_bytes, listing, mixed_rows, npy, read_npy, sample, segments_csv, segments_npy,
+    slabclip, stderr,
+};
 use slabclip::{Algorithm, Class, Real};
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-/// Runs the binary in `dir`.
-fn slabclip(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slabclip"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// An `.npy` file laid out as NumPy writes it: magic, version, header length, the dict padded with
-/// spaces and a newline to a multiple of 64 bytes, then `data`.
-fn npy(version: u8, dict: &str, data: &[u8]) -> Vec<u8> {
-    let len_field = if version == 1 { 2 } else { 4 };
-    let mut text = dict.as_bytes().to_vec();
-    while !(8 + len_field + text.len() + 1).is_multiple_of(64) {
-        text.push(b' ');
-    }
-    text.push(b'\n');
-    let mut out = b"\x93NUMPY".to_vec();
-    out.extend([version, 0]);
-    out.extend(&(text.len() as u32).to_le_bytes()[..len_field]);
-    out.extend(text);
-    out.extend(data);
-    out
-}
-
-/// The header dict NumPy writes.
-fn dict(descr: &str, shape: &str) -> String {
-    format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}")
-}
-
-/// A good `(N, 4)` file of `F` rows.
-fn segments_npy<F: Real>(rows: &[[F; 4]]) -> Vec<u8> {
-    let descr = if F::DTYPE == "float32" { "<f4" } else { "<f8" };
-    let data: Vec<u8> = rows.iter().flatten().flat_map(|x| le_bytes(*x)).collect();
-    npy(1, &dict(descr, &format!("({}, 4)", rows.len())), &data)
-}
-
-fn le_bytes<F: Real>(x: F) -> Vec<u8> {
-    let bits = x.to_bits_u64();
-    bits.to_le_bytes()[..std::mem::size_of::<F>()].to_vec()
-}
-
-/// An output file: its shape, its type string, and its values.
-fn read_npy<T: npyz::Deserialize>(path: &Path) -> (Vec<u64>, String, Vec<T>) {
-    let bytes = fs::read(path).expect("the output exists");
-    let file = npyz::NpyFile::new(&bytes[..]).expect("the output is a valid npy file");
-    let shape = file.shape().to_vec();
-    let descr = match file.dtype() {
-        npyz::DType::Plain(ts) => ts.to_string(),
-        other => panic!("unexpected dtype {other:?}"),
-    };
-    (shape, descr, file.into_vec().expect("the data reads back"))
-}
-
-/// Everything in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
-        .join("sample.npy")
-}
 
 fn same<F: Real>(a: F, b: F) -> bool {
     a.to_bits_u64() == b.to_bits_u64() || (a.to_f64().is_nan() && b.to_f64().is_nan())
@@ -119,15 +43,62 @@ fn write_input<F: Real>(dir: &Path) -> &'static str {
     name
 }
 
-fn emit_t<F: Real + npyz::Deserialize>(descr: &str) {
+/// `rows::<F>()` in every format that holds `F`: `.npy` little- and big-endian, raw, and (for
+/// `f64`) CSV. Returns the file names.
+fn write_inputs<F: Real>(dir: &Path) -> Vec<String> {
+    let rows = rows::<F>();
+    let (descr, raw) = if F::DTYPE == "float32" {
+        (">f4", "in.f32")
+    } else {
+        (">f8", "in.f64")
+    };
+    let be: Vec<u8> = le_bytes(&rows.concat())
+        .chunks(std::mem::size_of::<F>())
+        .flat_map(|c| c.iter().rev().copied().collect::<Vec<_>>())
+        .collect();
+    let mut names = vec![write_input::<F>(dir).to_string()];
+    fs::write(dir.join("be.npy"), npy(2, &dict(descr, "(6, 4)"), &be)).unwrap();
+    fs::write(dir.join(raw), le_bytes(&rows.concat())).unwrap();
+    names.extend(["be.npy".to_string(), raw.to_string()]);
+    if F::DTYPE == "float64" {
+        let rows: Vec<[f64; 4]> = rows.iter().map(|r| r.map(F::to_f64)).collect();
+        fs::write(dir.join("in.csv"), segments_csv(&rows)).unwrap();
+        names.push("in.csv".into());
+    }
+    names
+}
+
+/// Runs `clip --rect 0,0,1,1 --emit EMIT` on every format of `rows::<F>()`; the output's shape,
+/// type string and values, the same for every format.
+fn clip_every_format<F: Real, T: npyz::Deserialize + PartialEq + std::fmt::Debug>(
+    emit: &str,
+) -> (Vec<u64>, String, Vec<T>) {
     let dir = tempfile::tempdir().unwrap();
-    let input = write_input::<F>(dir.path());
-    let o = slabclip(
-        dir.path(),
-        &["clip", "--rect", "0,0,1,1", input, "-o", "t.npy"],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (shape, got_descr, t) = read_npy::<F>(&dir.path().join("t.npy"));
+    let mut results = Vec::new();
+    for input in write_inputs::<F>(dir.path()) {
+        let o = slabclip(
+            dir.path(),
+            &[
+                "clip", "--rect", "0,0,1,1", "--emit", emit, &input, "-o", "out.npy",
+            ],
+        );
+        assert!(o.status.success(), "{input}: {}", stderr(&o));
+        assert_eq!(o.stderr, b"", "{input}: nothing on stderr");
+        let bytes = fs::read(dir.path().join("out.npy")).unwrap();
+        results.push((input, bytes));
+    }
+    for (input, bytes) in &results[1..] {
+        assert!(
+            *bytes == results[0].1,
+            "{input} differs from {}",
+            results[0].0
+        );
+    }
+    read_npy::<T>(&dir.path().join("out.npy"))
+}
+
+fn emit_t<F: Real + npyz::Deserialize + PartialEq>(descr: &str) {
+    let (shape, got_descr, t) = clip_every_format::<F, F>("t");
     assert_eq!((shape, got_descr.as_str()), (vec![6, 2], descr));
     let f = F::from_f64;
     let (third, two_thirds) = (F::ONE / f(3.0), f(2.0) / f(3.0));
@@ -149,16 +120,7 @@ fn emit_t<F: Real + npyz::Deserialize>(descr: &str) {
 }
 
 fn emit_class<F: Real>() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = write_input::<F>(dir.path());
-    let o = slabclip(
-        dir.path(),
-        &[
-            "clip", "--rect", "0,0,1,1", "--emit", "class", input, "-o", "c.npy",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (shape, descr, class) = read_npy::<u8>(&dir.path().join("c.npy"));
+    let (shape, descr, class) = clip_every_format::<F, u8>("class");
     assert_eq!((shape, descr.as_str()), (vec![6], "|u1"));
     let want = [
         Class::Enters,
@@ -172,17 +134,8 @@ fn emit_class<F: Real>() {
     assert_eq!(class[0], 2, "Enters is code 2");
 }
 
-fn emit_segments<F: Real + npyz::Deserialize>(descr: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let input = write_input::<F>(dir.path());
-    let o = slabclip(
-        dir.path(),
-        &[
-            "clip", "--rect", "0,0,1,1", "--emit", "segments", input, "-o", "s.npy",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let (shape, got_descr, s) = read_npy::<F>(&dir.path().join("s.npy"));
+fn emit_segments<F: Real + npyz::Deserialize + PartialEq>(descr: &str) {
+    let (shape, got_descr, s) = clip_every_format::<F, F>("segments");
     assert_eq!((shape, got_descr.as_str()), (vec![6, 4], descr));
     let f = F::from_f64;
     let want = [
@@ -303,36 +256,44 @@ fn every_algorithm_writes_the_same_bytes_on_the_sample() {
 #[test]
 fn empty_input_gives_empty_output() {
     let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("empty.npy"),
-        npy(1, &dict("<f8", "(0, 4)"), &[]),
-    )
-    .unwrap();
-    for (emit, shape, descr) in [
-        ("t", vec![0, 2], "<f8"),
-        ("class", vec![0], "|u1"),
-        ("segments", vec![0, 4], "<f8"),
-    ] {
-        let out = format!("{emit}.npy");
-        let o = slabclip(
-            dir.path(),
-            &[
-                "clip",
-                "--rect",
-                "0,0,1,1",
-                "--emit",
-                emit,
-                "empty.npy",
-                "-o",
-                &out,
-            ],
-        );
-        assert!(o.status.success(), "{emit}: {}", stderr(&o));
-        let path = dir.path().join(&out);
-        if emit == "class" {
-            assert_eq!(read_npy::<u8>(&path), (shape, descr.to_string(), vec![]));
-        } else {
-            assert_eq!(read_npy::<f64>(&path), (shape, descr.to_string(), vec![]));
+    let inputs: [(&str, &[u8], &str); 6] = [
+        ("empty.npy", &npy(1, &dict("<f8", "(0, 4)"), &[]), "<f8"),
+        ("empty32.npy", &npy(3, &dict("<f4", "(0, 4)"), &[]), "<f4"),
+        ("empty.csv", b"", "<f8"),
+        ("header-only.csv", b"x0,y0,x1,y1\n", "<f8"),
+        ("empty.f32", b"", "<f4"),
+        ("empty.f64", b"", "<f8"),
+    ];
+    for (name, bytes, float) in inputs {
+        fs::write(dir.path().join(name), bytes).unwrap();
+        for (emit, shape, descr) in [
+            ("t", vec![0, 2], float),
+            ("class", vec![0], "|u1"),
+            ("segments", vec![0, 4], float),
+        ] {
+            let o = slabclip(
+                dir.path(),
+                &[
+                    "clip", "--rect", "0,0,1,1", "--emit", emit, name, "-o", "out.npy",
+                ],
+            );
+            assert!(o.status.success(), "{name} {emit}: {}", stderr(&o));
+            let path = dir.path().join("out.npy");
+            let got = match descr {
+                "|u1" => {
+                    let (shape, d, v) = read_npy::<u8>(&path);
+                    (shape, d, v.len())
+                }
+                "<f4" => {
+                    let (shape, d, v) = read_npy::<f32>(&path);
+                    (shape, d, v.len())
+                }
+                _ => {
+                    let (shape, d, v) = read_npy::<f64>(&path);
+                    (shape, d, v.len())
+                }
+            };
+            assert_eq!(got, (shape, descr.to_string(), 0), "{name} {emit}");
         }
     }
 }
@@ -385,229 +346,6 @@ fn existing_output_is_replaced_whole() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Data errors: exit 1, one line naming the file and the problem, nothing written
-
-/// Asserts a data error that names `file` and says `problem`.
-fn assert_data_error(o: &Output, file: &str, problem: &str) {
-    let err = stderr(o);
-    assert_eq!(o.status.code(), Some(1), "exit code; stderr: {err}");
-    assert!(err.starts_with("slabclip: error: "), "{err:?}");
-    assert_eq!(err.lines().count(), 1, "one line: {err:?}");
-    assert!(err.contains(file), "{err:?} does not name {file}");
-    assert!(err.contains(problem), "{err:?} does not say {problem:?}");
-}
-
-/// Malformed input files, each with the words its error must contain.
-fn malformed() -> Vec<(&'static str, Vec<u8>, &'static str)> {
-    let d = vec![0u8; 48]; // 3 rows of float32
-    let fortran = "{'descr': '<f4', 'fortran_order': True, 'shape': (3, 4), }";
-    vec![
-        ("empty.npy", vec![], "not an .npy file"),
-        (
-            "bad-magic.npy",
-            b"x0,y0,x1,y1\n0,0,1,1\n".to_vec(),
-            "bad magic",
-        ),
-        (
-            "version.npy",
-            npy(9, &dict("<f4", "(3, 4)"), &d),
-            "unsupported .npy format version 9.0",
-        ),
-        (
-            "short-header.npy",
-            npy(1, &dict("<f4", "(3, 4)"), &d)[..40].to_vec(),
-            "truncated header",
-        ),
-        (
-            "garbage.npy",
-            npy(
-                1,
-                "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4)",
-                &d,
-            ),
-            "garbage header",
-        ),
-        (
-            "garbage2.npy",
-            npy(1, "\x01\x02 hello \x7f", &d),
-            "garbage header",
-        ),
-        (
-            "binary-header.npy",
-            npy(1, "{'descr': '\u{ff}'}", &d),
-            "garbage header",
-        ),
-        (
-            "shape-n3.npy",
-            npy(1, &dict("<f4", "(4, 3)"), &d),
-            "wrong shape (4, 3), expected (N, 4)",
-        ),
-        (
-            "shape-n41.npy",
-            npy(1, &dict("<f4", "(3, 4, 1)"), &d),
-            "wrong shape (3, 4, 1), expected (N, 4)",
-        ),
-        (
-            "shape-4.npy",
-            npy(1, &dict("<f4", "(4,)"), &d[..16]),
-            "wrong shape (4,), expected (N, 4)",
-        ),
-        (
-            "int32.npy",
-            npy(1, &dict("<i4", "(3, 4)"), &d),
-            "wrong dtype int32 ('<i4')",
-        ),
-        (
-            "float16.npy",
-            npy(1, &dict("<f2", "(3, 4)"), &d[..24]),
-            "wrong dtype float16 ('<f2')",
-        ),
-        (
-            "complex.npy",
-            npy(1, &dict("<c16", "(3, 4)"), &[0; 192]),
-            "wrong dtype complex128 ('<c16')",
-        ),
-        (
-            "fortran.npy",
-            npy(1, fortran, &d),
-            "Fortran (column-major) order is not supported",
-        ),
-        (
-            "big-endian.npy",
-            npy(1, &dict(">f8", "(3, 4)"), &[0; 96]),
-            "big-endian float64 ('>f8') is not supported",
-        ),
-        (
-            "truncated.npy",
-            npy(1, &dict("<f4", "(3, 4)"), &d[..44]),
-            "truncated data",
-        ),
-        (
-            "trailing.npy",
-            npy(1, &dict("<f4", "(3, 4)"), &[0; 52]),
-            "4 trailing bytes after the data",
-        ),
-    ]
-}
-
-#[test]
-fn malformed_inputs_are_data_errors_and_write_nothing() {
-    for (name, bytes, problem) in malformed() {
-        let dir = tempfile::tempdir().unwrap();
-        fs::write(dir.path().join(name), &bytes).unwrap();
-        for emit in ["t", "class", "segments"] {
-            let o = slabclip(
-                dir.path(),
-                &[
-                    "clip", "--rect", "0,0,1,1", "--emit", emit, name, "-o", "out.npy",
-                ],
-            );
-            assert_data_error(&o, name, problem);
-            assert_eq!(
-                listing(dir.path()),
-                [name],
-                "{name}: nothing may be left behind"
-            );
-        }
-        // A file already at the output path keeps every byte.
-        let precious: Vec<u8> = (0..=255).cycle().take(10_000).collect();
-        fs::write(dir.path().join("out.npy"), &precious).unwrap();
-        let o = slabclip(
-            dir.path(),
-            &["clip", "--rect", "0,0,1,1", name, "-o", "out.npy"],
-        );
-        assert_data_error(&o, name, problem);
-        assert_eq!(
-            fs::read(dir.path().join("out.npy")).unwrap(),
-            precious,
-            "{name}: the old output was touched"
-        );
-        assert_eq!(
-            fs::read(dir.path().join(name)).unwrap(),
-            bytes,
-            "{name}: the input was touched"
-        );
-        let mut want = vec![name, "out.npy"];
-        want.sort();
-        assert_eq!(
-            listing(dir.path()),
-            want,
-            "{name}: nothing may be left behind"
-        );
-    }
-}
-
-#[test]
-fn missing_input_is_a_data_error() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("out.npy"), b"keep").unwrap();
-    let o = slabclip(
-        dir.path(),
-        &["clip", "--rect", "0,0,1,1", "nope.npy", "-o", "out.npy"],
-    );
-    assert_data_error(&o, "nope.npy", "cannot read");
-    assert_eq!(fs::read(dir.path().join("out.npy")).unwrap(), b"keep");
-    assert_eq!(listing(dir.path()), ["out.npy"]);
-}
-
-#[test]
-fn missing_output_folder_is_a_data_error_naming_the_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = write_input::<f32>(dir.path());
-    let out = Path::new("missing").join("out.npy");
-    let o = slabclip(
-        dir.path(),
-        &[
-            "clip",
-            "--rect",
-            "0,0,1,1",
-            input,
-            "-o",
-            out.to_str().unwrap(),
-        ],
-    );
-    assert_data_error(
-        &o,
-        out.to_str().unwrap(),
-        "output folder missing does not exist",
-    );
-    assert_eq!(listing(dir.path()), [input]);
-}
-
-#[test]
-fn output_equal_to_input_is_refused_before_writing() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = write_input::<f32>(dir.path());
-    let before = fs::read(dir.path().join(input)).unwrap();
-    fs::create_dir(dir.path().join("sub")).unwrap();
-    let other_spelling = format!("sub/../{input}");
-    for out in [input, other_spelling.as_str()] {
-        let o = slabclip(dir.path(), &["clip", "--rect", "0,0,1,1", input, "-o", out]);
-        assert_data_error(&o, out, "output is the input file");
-        assert_eq!(fs::read(dir.path().join(input)).unwrap(), before);
-    }
-    assert_eq!(listing(dir.path()), [input, "sub"]);
-}
-
-#[test]
-fn a_rect_that_overflows_the_input_dtype_is_a_data_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = write_input::<f32>(dir.path());
-    let o = slabclip(
-        dir.path(),
-        &["clip", "--rect", "0,0,1e39,1", input, "-o", "out.npy"],
-    );
-    assert_data_error(&o, input, "does not fit float32");
-    assert_eq!(listing(dir.path()), [input]);
-    let input = write_input::<f64>(dir.path());
-    let o = slabclip(
-        dir.path(),
-        &["clip", "--rect", "0,0,1e39,1", input, "-o", "out.npy"],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-}
-
-// ---------------------------------------------------------------------------------------------
 // Usage errors: exit 2, nothing written; help everywhere
 
 #[test]
@@ -638,6 +376,11 @@ fn usage_errors_exit_2() {
             "possible values: t, class, segments",
         ),
         (vec![], "--rect"),
+        (
+            vec!["--rect", "0,0,1,1", "--threads", "0"],
+            "0 is not in 1..=65535",
+        ),
+        (vec!["--rect", "0,0,1,1", "--threads", "two"], "--threads"),
     ];
     for (args, says) in bad {
         let mut all = vec!["clip"];
@@ -654,6 +397,13 @@ fn usage_errors_exit_2() {
     }
     let o = slabclip(dir.path(), &["clip", "--rect", "0,0,1,1", input]);
     assert_eq!(o.status.code(), Some(2), "a missing -o is a usage error");
+    let o = slabclip(
+        dir.path(),
+        &["clip", "--rect", "0,0,1,1", input, "-o", "out.csv"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("ending in .npy"), "{}", stderr(&o));
+    assert_eq!(listing(dir.path()), [input]);
     let o = slabclip(dir.path(), &["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
 }
@@ -682,6 +432,10 @@ fn help_works_on_every_subcommand() {
         "--algorithm",
         "--emit",
         "--output",
+        "--threads",
+        "--quiet",
+        ".csv",
+        ".f32",
         "sector-lut",
         "auto",
         "segments",
@@ -701,4 +455,82 @@ fn info_lists_the_algorithms_and_precisions() {
         assert!(out.contains(a.name()), "{out}");
     }
     assert!(out.contains("float32") && out.contains("float64"), "{out}");
+    assert!(out.contains(".npy, .csv, .f32, .f64"), "{out}");
+    let threads = |o: &std::process::Output| {
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("threads:"))
+            .unwrap_or_default();
+        line.split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    assert!(threads(&o).is_some_and(|n| n >= 1), "{out}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_slabclip"))
+        .arg("info")
+        .env("RAYON_NUM_THREADS", "3")
+        .output()
+        .unwrap();
+    assert_eq!(threads(&o), Some(3), "rayon's thread count is reported");
+}
+
+#[test]
+fn thread_counts_and_chunks_do_not_change_the_output() {
+    // Enough rows for the batch to be split across threads and several chunks.
+    let rows = mixed_rows(2_500_000, 7);
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.npy"), segments_npy(&rows)).unwrap();
+    for emit in ["t", "segments"] {
+        let mut outputs = Vec::new();
+        for threads in ["1", "2", "3"] {
+            let out = format!("{emit}-{threads}.npy");
+            let o = slabclip(
+                dir.path(),
+                &[
+                    "clip",
+                    "--rect",
+                    "0,0,1,1",
+                    "--emit",
+                    emit,
+                    "--threads",
+                    threads,
+                    "in.npy",
+                    "-o",
+                    &out,
+                ],
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+            outputs.push(fs::read(dir.path().join(out)).unwrap());
+        }
+        assert!(outputs.iter().all(|o| *o == outputs[0]), "--emit {emit}");
+    }
+    // And the same as clipping in memory, whole.
+    let (_, _, t) = read_npy::<f64>(&dir.path().join("t-1.npy"));
+    let segs: Vec<slabclip::Segment<f64>> = rows
+        .iter()
+        .map(|r| slabclip::Segment::new(r[0], r[1], r[2], r[3]))
+        .collect();
+    let rect = slabclip::Rect::new(0.0, 0.0, 1.0, 1.0).unwrap();
+    let want = Algorithm::SlabScalar.clip_to_vec(&rect, &segs[..], false);
+    for (i, pair) in t.chunks(2).enumerate() {
+        assert!(
+            same(pair[0], want.t_entry[i]) && same(pair[1], want.t_exit[i]),
+            "row {i}"
+        );
+    }
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input::<f32>(dir.path());
+    for quiet in [&[][..], &["--quiet"], &["-q"]] {
+        let mut args = vec!["clip", "--rect", "0,0,1,1", input, "-o", "out.npy"];
+        args.extend(quiet);
+        let o = slabclip(dir.path(), &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(o.stderr, b"", "{quiet:?}");
+        assert_eq!(o.stdout, b"", "{quiet:?}");
+    }
 }

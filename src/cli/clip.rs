@@ -1,11 +1,14 @@
-//! `slabclip clip`: one rectangle against every segment of a file.
+//! `slabclip clip`: one rectangle against every segment of a file, streamed chunk by chunk.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
-use slabclip::io::{self, Batch};
-use slabclip::{rows_from_interleaved, Algorithm, ClipOutput, Error, Real, Rect, Segments};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use slabclip::io::{self, ClipSettings, Dtype, Input, Progress};
+use slabclip::{Algorithm, Error, Real, Rect};
 
 /// Arguments of `slabclip clip`.
 #[derive(Debug, Args)]
@@ -26,11 +29,22 @@ pub struct ClipArgs {
     #[arg(long, value_enum, default_value_t = Emit::T)]
     emit: Emit,
 
-    /// Input .npy: shape (N, 4), float32 or float64, C order, rows x0, y0, x1, y1.
+    /// Worker threads (default: one per core). The output does not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+
+    /// No progress bar. (It only ever appears on a terminal, after about a second.)
+    #[arg(short, long)]
+    quiet: bool,
+
+    /// Input rows x0, y0, x1, y1: .npy of shape (N, 4), float32 or float64, C order; .csv with
+    /// the header x0,y0,x1,y1 (read as float64); or raw little-endian .f32 / .f64. Read
+    /// through a memory map in bounded memory, whatever its size.
     input: PathBuf,
 
-    /// Output .npy, written whole or not at all; must not be the input.
-    #[arg(short, long, value_name = "OUTPUT")]
+    /// Output .npy, written to a temporary file and renamed only when complete; must not be the
+    /// input.
+    #[arg(short, long, value_name = "OUTPUT", value_parser = parse_output)]
     output: PathBuf,
 }
 
@@ -96,24 +110,36 @@ fn algorithm_parser() -> impl TypedValueParser<Value = Algorithm> {
     PossibleValuesParser::new(names).try_map(|name| Algorithm::from_name(&name))
 }
 
-/// Runs `slabclip clip`. Nothing is written unless every step before the write succeeded.
-pub fn run(args: &ClipArgs) -> Result<(), Error> {
-    if io::same_file(&args.input, &args.output) {
-        return Err(Error::file(
-            &args.output,
-            "output is the input file; refusing to overwrite it",
-        ));
-    }
-    // Fail before the work if the result could not be written.
-    io::output_folder(&args.output)?;
-    match io::read_segments(&args.input)? {
-        Batch::F32(values) => clip_as(args, &values),
-        Batch::F64(values) => clip_as(args, &values),
+/// `-o`: a path ending in `.npy` (any case); the one format written.
+fn parse_output(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match path.extension() {
+        Some(e) if e.eq_ignore_ascii_case("npy") => Ok(path),
+        _ => Err("the output is written as .npy; give it a name ending in .npy".into()),
     }
 }
 
-/// The clip in the input's own dtype `F`, and the write.
-fn clip_as<F: Real>(args: &ClipArgs, values: &[F]) -> Result<(), Error> {
+/// Runs `slabclip clip`. Nothing is written unless every row was read and clipped.
+pub fn run(args: &ClipArgs) -> Result<(), Error> {
+    // `clip_file` refuses an output that is the input or lies in a missing folder before any
+    // work.
+    let input = Input::open(&args.input)?;
+    let work = || match input.dtype() {
+        Dtype::F32 => clip_as::<f32>(args, &input),
+        Dtype::F64 => clip_as::<f64>(args, &input),
+    };
+    match args.threads {
+        None => work(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.into())
+            .build()
+            .map_err(|e| Error::file(&args.input, format!("cannot start {n} threads: {e}")))?
+            .install(work),
+    }
+}
+
+/// The clip in the input's own dtype `F`, with a progress bar.
+fn clip_as<F: Real>(args: &ClipArgs, input: &Input) -> Result<(), Error> {
     let rect = args.rect.to_rect::<F>().map_err(|e| {
         Error::file(
             &args.input,
@@ -124,41 +150,72 @@ fn clip_as<F: Real>(args: &ClipArgs, values: &[F]) -> Result<(), Error> {
             ),
         )
     })?;
-    let segments = rows_from_interleaved(values)?;
-    let n = segments.len();
-    let output = &args.output;
-    match args.emit {
-        Emit::T => {
-            let (mut t_entry, mut t_exit) = (vec![F::NAN; n], vec![F::NAN; n]);
-            let mut out = ClipOutput {
-                t_entry: Some(&mut t_entry),
-                t_exit: Some(&mut t_exit),
-                ..Default::default()
-            };
-            args.algorithm.clip(&rect, segments, &mut out)?;
-            io::write_columns(output, &[&t_entry, &t_exit])
+    let settings = ClipSettings {
+        algorithm: args.algorithm,
+        emit: match args.emit {
+            Emit::T => io::Emit::T,
+            Emit::Class => io::Emit::Class,
+            Emit::Segments => io::Emit::Segments,
+        },
+        ..ClipSettings::default()
+    };
+    let mut bar = ProgressReport::new(args.quiet, input.size());
+    let result = io::clip_file(input, &rect, &args.output, &settings, &mut |p| {
+        bar.update(p)
+    });
+    bar.finish(result.is_ok());
+    result.map(|_| ())
+}
+
+/// How long work runs before a progress bar appears.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// A progress bar on stderr with the throughput, drawn once the work has run for
+/// [`SHOW_AFTER`], and only when stderr is a terminal and `--quiet` was not given. It tracks
+/// from the start (hidden), so its clock and rates count the whole run.
+struct ProgressReport {
+    start: Instant,
+    bar: Option<ProgressBar>,
+    shown: bool,
+}
+
+impl ProgressReport {
+    fn new(quiet: bool, total_bytes: u64) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let style = ProgressStyle::with_template(
+                "{elapsed_precise} {wide_bar} {binary_bytes}/{binary_total_bytes} \
+                 {binary_bytes_per_sec} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            ProgressBar::with_draw_target(Some(total_bytes), ProgressDrawTarget::hidden())
+                .with_style(style)
+        });
+        ProgressReport {
+            start: Instant::now(),
+            bar,
+            shown: false,
         }
-        Emit::Class => {
-            let mut class = vec![0u8; n];
-            args.algorithm.clip(
-                &rect,
-                segments,
-                &mut ClipOutput {
-                    class: Some(&mut class),
-                    ..Default::default()
-                },
-            )?;
-            io::write_u8(output, &class)
+    }
+
+    fn update(&mut self, p: Progress) {
+        let Some(bar) = &self.bar else { return };
+        let elapsed = self.start.elapsed();
+        bar.set_position(p.bytes);
+        let rate = p.rows as f64 / elapsed.as_secs_f64().max(1e-9) / 1e6;
+        bar.set_message(format!("{} segments, {rate:.1} Mseg/s", p.rows));
+        if !self.shown && elapsed >= SHOW_AFTER {
+            self.shown = true;
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            bar.enable_steady_tick(Duration::from_millis(250));
         }
-        Emit::Segments => {
-            let mut clipped = Segments::nan(n);
-            let mut out = ClipOutput {
-                segments: Some(clipped.as_mut()),
-                ..Default::default()
-            };
-            args.algorithm.clip(&rect, segments, &mut out)?;
-            let (x0, y0, x1, y1) = clipped.as_ref().columns();
-            io::write_columns(output, &[x0, y0, x1, y1])
+    }
+
+    /// Leaves the final line on success; clears it on failure so the error stands alone.
+    fn finish(&self, ok: bool) {
+        match &self.bar {
+            Some(bar) if self.shown && ok => bar.finish(),
+            Some(bar) => bar.finish_and_clear(),
+            None => {}
         }
     }
 }
@@ -186,6 +243,11 @@ mod tests {
         assert!(parse_rect("nan,0,1,1").unwrap_err().contains("not finite"));
         assert!(parse_rect("0,0,inf,1").unwrap_err().contains("not finite"));
         assert!(parse_rect("2,0,1,1").unwrap_err().contains("greater than"));
+        assert!(parse_output("a/b.NPY").is_ok());
+        assert!(parse_output("out.csv")
+            .unwrap_err()
+            .contains("ending in .npy"));
+        assert!(parse_output("npy").is_err());
         let big = parse_rect("0,0,1e39,1").unwrap();
         assert!(big.to_rect::<f64>().is_ok());
         assert!(big.to_rect::<f32>().is_err());

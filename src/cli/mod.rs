@@ -19,14 +19,14 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Clip every segment of an .npy file against one rectangle.
+    /// Clip every segment of a file (.npy, .csv, .f32, .f64) against one rectangle.
     Clip(clip::ClipArgs),
     /// Time every algorithm on the same data, check each against the exact reference, and show
     /// how close each comes to the memory ceiling.
     Compare(compare::CompareArgs),
     /// Write a seeded workload (segments around the unit square) to an .npy file.
     Gen(gen::GenArgs),
-    /// Show the version, the algorithms and the precisions this binary supports.
+    /// Show the version, the algorithms, the precisions, the SIMD levels and the thread count.
     Info,
 }
 

@@ -37,6 +37,70 @@ pub fn output_folder(path: &Path) -> Result<PathBuf, Error> {
     }
 }
 
+/// A file being written under a temporary name in its destination folder, moved over the
+/// destination by [`AtomicFile::commit`]. Dropped without a commit, it deletes itself and the
+/// destination is untouched.
+///
+/// The new file gets the permissions a plain create would give (`0o666` less the umask on Unix).
+/// If the process is killed mid-write, a `.slabclip-*.tmp` file may remain in the folder; the
+/// destination is still either old or complete.
+#[derive(Debug)]
+pub(crate) struct AtomicFile {
+    path: PathBuf,
+    tmp: tempfile::NamedTempFile,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file for `path`; errors (missing folder, …) name `path`.
+    pub(crate) fn create(path: &Path) -> Result<Self, Error> {
+        let folder = output_folder(path)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".slabclip-").suffix(".tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(fs::Permissions::from_mode(0o666));
+        }
+        let tmp = builder.tempfile_in(&folder).map_err(|e| {
+            Error::file(
+                path,
+                format!(
+                    "cannot create a temporary file in {}: {e}",
+                    folder.display()
+                ),
+            )
+        })?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+        })
+    }
+
+    /// The temporary file, to write (and seek) in.
+    pub(crate) fn file(&mut self) -> &mut fs::File {
+        self.tmp.as_file_mut()
+    }
+
+    /// A write error, as an [`Error::File`] naming the destination.
+    pub(crate) fn failed(&self, e: io::Error) -> Error {
+        Error::file(&self.path, format!("cannot write: {e}"))
+    }
+
+    /// Syncs the file to disk and renames it over the destination.
+    pub(crate) fn commit(self) -> Result<(), Error> {
+        self.tmp.as_file().sync_all().map_err(|e| self.failed(e))?;
+        let path = self.path;
+        // On failure the `PersistError` owns the temporary file and deletes it when dropped.
+        self.tmp.persist(&path).map_err(|e| {
+            Error::file(
+                &path,
+                format!("cannot move the finished file into place: {}", e.error),
+            )
+        })?;
+        Ok(())
+    }
+}
+
 /// Writes `path` whole or not at all.
 ///
 /// `write` fills a buffered temporary file in the destination folder; the file is then flushed,
@@ -48,38 +112,13 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Error> {
-    let folder = output_folder(path)?;
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".slabclip-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(&folder).map_err(|e| {
-        Error::file(
-            path,
-            format!(
-                "cannot create a temporary file in {}: {e}",
-                folder.display()
-            ),
-        )
-    })?;
-    let failed = |e: io::Error| Error::file(path, format!("cannot write: {e}"));
-    {
-        let mut buffered = BufWriter::new(tmp.as_file_mut());
-        write(&mut buffered).map_err(failed)?;
-        buffered.flush().map_err(failed)?;
-    }
-    tmp.as_file().sync_all().map_err(failed)?;
-    // On failure the `PersistError` owns the temporary file and deletes it when dropped.
-    tmp.persist(path).map_err(|e| {
-        Error::file(
-            path,
-            format!("cannot move the finished file into place: {}", e.error),
-        )
-    })?;
-    Ok(())
+    let mut out = AtomicFile::create(path)?;
+    let written = {
+        let mut buffered = BufWriter::new(out.file());
+        write(&mut buffered).and_then(|()| buffered.flush())
+    };
+    written.map_err(|e| out.failed(e))?;
+    out.commit()
 }
 
 /// Whether `a` and `b` name the same existing file (after resolving links and `..`; on Unix also
