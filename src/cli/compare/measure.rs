@@ -347,7 +347,8 @@ fn ceiling_words<F: Real, W: Word>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<
 /// input columns it depends on and streaming its bytes out ([`stream_xor`]). `t_entry` is
 /// `x0 ^ y0` and `t_exit` is `x1 ^ y1`, bit for bit as [`ceiling`] writes them; clipped
 /// segments are the input copied. Class codes (1 byte out per 16 in) are written as [`ceiling`]
-/// does: skipping the read of so few output lines changes nothing measurable.
+/// does: skipping the read of so few output lines would change little (`compare` does not time
+/// this variant for them).
 fn ceiling_streaming<F: Real>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<'_, F>) {
     let (x0, y0, x1, y1) = s.columns();
     let (x0, y0, x1, y1) = (words::<F, u8>(x0), words(y0), words(x1), words(y1));
