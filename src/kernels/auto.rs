@@ -26,7 +26,7 @@ use crate::real::Real;
 pub const PARALLEL_MIN: usize = 1 << 16;
 
 /// The share of trivially settled segments in a sample above which `auto` picks `hybrid`.
-pub const HYBRID_SHARE: f64 = 0.5;
+pub const HYBRID_SHARE: f64 = 0.9;
 
 /// How many segments `auto` looks at to choose.
 const SAMPLE: usize = 256;

@@ -26,36 +26,53 @@ use crate::real::Real;
 pub struct SimdSlab;
 
 /// Up to 16 lanes of scratch, for gathers and class codes.
-pub(super) const MAX_LANES: usize = 16;
+const MAX_LANES: usize = 16;
 
-/// Loads the chunk starting at `i`: straight from columns when there are columns.
+/// Calls `body(i, chunk)` for every full chunk of `LANES` segments starting at `i`, in order,
+/// and returns where the tail begins. Columns are loaded straight from the four slices (cut to
+/// whole chunks first, so no load is bounds-checked); other sources are gathered lane by lane.
 #[inline(always)]
-pub(super) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+pub(super) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
-    i: usize,
-) -> Segment<F::Simd> {
+    mut body: impl FnMut(usize, Segment<F::Simd>),
+) -> usize {
+    let n = input.len();
+    let full = n - n % F::LANES;
     if let Some(cols) = input.columns() {
         let (x0, y0, x1, y1) = cols.columns();
-        return Segment {
-            x0: F::load(&x0[i..]),
-            y0: F::load(&y0[i..]),
-            x1: F::load(&x1[i..]),
-            y1: F::load(&y1[i..]),
-        };
-    }
-    let mut g = [[F::ZERO; MAX_LANES]; 4];
-    for l in 0..F::LANES {
-        let s = input.segment(i + l);
-        for (column, v) in g.iter_mut().zip([s.x0, s.y0, s.x1, s.y1]) {
-            column[l] = v;
+        let chunks = x0[..full]
+            .chunks_exact(F::LANES)
+            .zip(y0[..full].chunks_exact(F::LANES))
+            .zip(x1[..full].chunks_exact(F::LANES))
+            .zip(y1[..full].chunks_exact(F::LANES));
+        for (k, (((x0, y0), x1), y1)) in chunks.enumerate() {
+            let s = Segment {
+                x0: F::load(x0),
+                y0: F::load(y0),
+                x1: F::load(x1),
+                y1: F::load(y1),
+            };
+            body(k * F::LANES, s);
+        }
+    } else {
+        for i in (0..full).step_by(F::LANES) {
+            let mut g = [[F::ZERO; MAX_LANES]; 4];
+            for l in 0..F::LANES {
+                let s = input.segment(i + l);
+                for (column, v) in g.iter_mut().zip([s.x0, s.y0, s.x1, s.y1]) {
+                    column[l] = v;
+                }
+            }
+            let s = Segment {
+                x0: F::load(&g[0]),
+                y0: F::load(&g[1]),
+                x1: F::load(&g[2]),
+                y1: F::load(&g[3]),
+            };
+            body(i, s);
         }
     }
-    Segment {
-        x0: F::load(&g[0]),
-        y0: F::load(&g[1]),
-        x1: F::load(&g[2]),
-        y1: F::load(&g[3]),
-    }
+    full
 }
 
 /// Writes one chunk's answers into whichever outputs were asked for.
@@ -155,13 +172,11 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
     out: &mut ClipOutput<'_, F>,
 ) {
     let n = input.len();
-    let full = n - n % F::LANES;
-    for i in (0..full).step_by(F::LANES) {
+    let full = for_each_chunk(input, |i, s| {
         let r = rects.lanes(i);
-        let s = load_chunk(input, i);
         let f = finish(&r, &s, slab_raw(&r, &s));
         store_chunk(out, i, &r, &s, &f);
-    }
+    });
     for i in full..n {
         let (rect, seg) = (rects.rect(i), input.segment(i));
         out.put(i, &rect, &seg, &SlabScalar::clip_one(&rect, &seg));
