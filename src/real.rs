@@ -49,6 +49,8 @@ pub trait Lane:
     fn finite(self) -> Self::Mask;
     /// Whether any lane of `m` is true.
     fn any(m: Self::Mask) -> bool;
+    /// The square root, correctly rounded (IEEE), lane by lane.
+    fn sqrt(self) -> Self;
 
     /// `self > o`.
     #[inline(always)]
@@ -147,6 +149,10 @@ macro_rules! scalar_lane {
             #[inline(always)]
             fn any(m: bool) -> bool {
                 m
+            }
+            #[inline(always)]
+            fn sqrt(self) -> $t {
+                <$t>::sqrt(self)
             }
         }
 

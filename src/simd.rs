@@ -58,6 +58,10 @@ macro_rules! wide_lane {
             fn any(m: $v) -> bool {
                 m.any()
             }
+            #[inline(always)]
+            fn sqrt(self) -> $v {
+                <$v>::sqrt(self)
+            }
         }
     };
 }

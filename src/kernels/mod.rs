@@ -17,8 +17,8 @@ pub(crate) mod contract;
 mod cohen_sutherland;
 mod liang_barsky;
 mod sector_lut;
-mod simd_slab;
-mod slab;
+pub(crate) mod simd_slab;
+pub(crate) mod slab;
 
 pub use cohen_sutherland::CohenSutherland;
 pub use liang_barsky::LiangBarsky;

@@ -30,7 +30,10 @@ const MAX_LANES: usize = 16;
 
 /// Loads the chunk starting at `i`: straight from columns when there are columns.
 #[inline(always)]
-fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(input: &S, i: usize) -> Segment<F::Simd> {
+pub(crate) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+    input: &S,
+    i: usize,
+) -> Segment<F::Simd> {
     if let Some(cols) = input.columns() {
         let (x0, y0, x1, y1) = cols.columns();
         return Segment {

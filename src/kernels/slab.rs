@@ -22,13 +22,24 @@ pub struct SlabScalar;
 /// The raw slab interval of `s`, lane by lane. Ties between the axes go to x.
 #[inline(always)]
 pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
-    let (near_x, far_x) = axis_slab(r.xmin, r.xmax, s.x0, s.x1);
-    let (near_y, far_y) = axis_slab(r.ymin, r.ymax, s.y0, s.y1);
+    let x = axis_slab(r.xmin, r.xmax, s.x0, s.x1);
+    let y = axis_slab(r.ymin, r.ymax, s.y0, s.y1);
+    let (near, far, entry_y, exit_y) = intersect_slabs(x, y);
+    Raw::from_planes(near, far, entry_y, exit_y)
+}
+
+/// The intersection of the x and y slabs `(near, far)`: the largest near, the smallest far, and
+/// whether each came from y. Ties go to x. Shared with ray × rect (`cast/ray_rect.rs`).
+#[inline(always)]
+pub(crate) fn intersect_slabs<L: Lane>(
+    (near_x, far_x): (L, L),
+    (near_y, far_y): (L, L),
+) -> (L, L, L::Mask, L::Mask) {
     let entry_y = near_y.gt(near_x);
     let exit_y = far_y.lt(far_x);
     let near = L::select(entry_y, near_y, near_x);
     let far = L::select(exit_y, far_y, far_x);
-    Raw::from_planes(near, far, entry_y, exit_y)
+    (near, far, entry_y, exit_y)
 }
 
 impl ClipKernel for SlabScalar {
