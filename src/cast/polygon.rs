@@ -56,10 +56,13 @@ impl<F: Real> ConvexPolygon<F> {
         let kept: Vec<usize> = (0..n)
             .filter(|&i| vertices[i] != vertices[(i + 1) % n])
             .collect();
-        if kept.len() < 3 {
+        // `+ 0.0` makes -0.0 and 0.0 one point.
+        let key = |(x, y): (F, F)| ((x.to_f64() + 0.0).to_bits(), (y.to_f64() + 0.0).to_bits());
+        let distinct: std::collections::BTreeSet<_> = vertices.iter().map(|&v| key(v)).collect();
+        if distinct.len() < 3 {
             return bad(format!(
                 "{} distinct vertices, at least 3 are needed",
-                kept.len().max(n.min(1))
+                distinct.len()
             ));
         }
         let p = |k: usize| {
