@@ -128,8 +128,9 @@ impl<F: Real> ConvexPolygon<F> {
             poly.ex.push(ex);
             poly.ey.push(ey);
             // The interior is on the left of E: outward is its right, (ey, −ex).
-            poly.nx.push(uy);
-            poly.ny.push(-ux);
+            // `+ 0` keeps a zero component `+0.0`.
+            poly.nx.push(uy + F::ZERO);
+            poly.ny.push(-ux + F::ZERO);
             poly.index.push(kept[k] as u32);
         }
         Ok(poly)

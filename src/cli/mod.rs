@@ -1,5 +1,6 @@
 //! Argument parsing (clap derive) and error reporting; one file per subcommand.
 
+mod cast;
 mod clip;
 mod info;
 
@@ -19,6 +20,8 @@ struct Cli {
 enum Command {
     /// Clip every segment of an .npy file against one rectangle.
     Clip(clip::ClipArgs),
+    /// Cast every ray of an .npy file against a rect, a segments file or a convex polygon.
+    Cast(cast::CastArgs),
     /// Show the version, the algorithms and the precisions this binary supports.
     Info,
 }
@@ -29,6 +32,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Clip(args) => clip::run(args),
+        Command::Cast(args) => cast::run(args),
         Command::Info => {
             info::run();
             Ok(())

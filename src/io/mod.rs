@@ -10,6 +10,8 @@
 
 mod atomic;
 mod npy;
+mod npz;
 
 pub use atomic::{output_folder, same_file, write_atomically};
 pub use npy::{read_segments, write_columns, write_u8, Batch};
+pub use npz::{write_npz, Column};
