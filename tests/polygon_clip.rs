@@ -46,9 +46,9 @@ fn check<F: Real>(
         return fail("the class agrees with the parameters");
     }
     let hit = c.class.is_hit();
-    if !hit
-        && !(nan(c.t_entry) && nan(c.t_exit) && [cs.x0, cs.y0, cs.x1, cs.y1].into_iter().all(nan))
-    {
+    let all_nan =
+        nan(c.t_entry) && nan(c.t_exit) && [cs.x0, cs.y0, cs.x1, cs.y1].into_iter().all(nan);
+    if !hit && !all_nan {
         return fail("a miss is NaN");
     }
     if hit {

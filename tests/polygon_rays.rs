@@ -295,7 +295,8 @@ fn batches_give_the_one_ray_bits() {
 
 #[test]
 fn building_refuses_what_is_not_a_convex_polygon() {
-    let bad: &[(&str, &[(f64, f64)], &str)] = &[
+    type Case<'a> = (&'a str, &'a [(f64, f64)], &'a str);
+    let bad: &[Case] = &[
         ("two points", &[(0.0, 0.0), (1.0, 0.0)], "at least 3"),
         (
             "three copies",

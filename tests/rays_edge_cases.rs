@@ -10,6 +10,8 @@ use slabclip::{
     Class, ClipOutput, ConvexPolygon, InsideMode, Ray, Real, Rect, Segment, Segments, NO_HIT,
 };
 
+use std::f64::consts::FRAC_1_SQRT_2;
+
 const INF: f64 = f64::INFINITY;
 const NAN: f64 = f64::NAN;
 
@@ -25,6 +27,7 @@ fn same<F: Real>(got: F, want: f64) -> bool {
 }
 
 /// Ray × rect `[0, 4] × [0, 2]`: (name, ray, t_max, class, t_entry, t_exit).
+#[allow(clippy::type_complexity)]
 const RECT: &[(&str, [f64; 4], f64, Class, f64, f64)] = &[
     (
         "origin inside, leaves right",
@@ -187,7 +190,7 @@ const SEGS: &[(&str, &[[f64; 4]], f64, f64, f64, u32, (f64, f64))] = &[
         2.0,
         1.0,
         0,
-        (-0.7071067811865476, 0.7071067811865476),
+        (-FRAC_1_SQRT_2, FRAC_1_SQRT_2),
     ),
     (
         "duplicates: the lower index",

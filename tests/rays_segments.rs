@@ -79,7 +79,8 @@ fn check<F: Real>(
         .map(|g| g.as_ref().and_then(|g| ray_segment(&qr, g)))
         .collect();
     let hit = h.index != NO_HIT;
-    if !hit && !(h.t.to_f64().is_nan() && h.s.to_f64().is_nan() && h.normal.0.to_f64().is_nan()) {
+    let all_nan = h.t.to_f64().is_nan() && h.s.to_f64().is_nan() && h.normal.0.to_f64().is_nan();
+    if !hit && !all_nan {
         return fail("a miss has NaN t, s and normal");
     }
     if hit {

@@ -13,7 +13,7 @@
 //! its results are NaN (and [`NO_HIT`] for indices), never a panic. `t_max` is one value per
 //! batch; NaN or negative is an [`Error::InvalidArgument`] before any work.
 //!
-//! Every kernel is written once over [`Lane`](crate::Lane): the batch drivers run it on SIMD
+//! Every kernel is written once over [`Lane`]: the batch drivers run it on SIMD
 //! vectors (one ray or segment per lane) and on scalars for the tail and for single queries, so
 //! both paths give the same bits. Large batches are split over threads with rayon in chunks;
 //! each chunk runs the same kernel, so the output does not depend on the thread count.
@@ -174,7 +174,7 @@ impl<F: Real> Rays<F> {
     /// From interleaved `[ox, oy, dx, dy, …]`; a length not a multiple of four is an
     /// [`Error::RaggedRows`].
     pub fn from_interleaved(values: &[F]) -> Result<Self, Error> {
-        if values.len() % 4 != 0 {
+        if !values.len().is_multiple_of(4) {
             return Err(Error::RaggedRows(values.len()));
         }
         let rows: &[Ray<F>] = bytemuck::cast_slice(values);
@@ -280,10 +280,11 @@ pub(crate) fn check_opt<T>(
 }
 
 /// Splits an optional output buffer at `mid`.
-pub(crate) fn split_opt<'a, T>(
-    b: Option<&'a mut [T]>,
+#[allow(clippy::type_complexity)]
+pub(crate) fn split_opt<T>(
+    b: Option<&mut [T]>,
     mid: usize,
-) -> (Option<&'a mut [T]>, Option<&'a mut [T]>) {
+) -> (Option<&mut [T]>, Option<&mut [T]>) {
     match b {
         Some(b) => {
             let (l, r) = b.split_at_mut(mid);
@@ -355,9 +356,10 @@ pub(crate) fn drive<F: Real, O: SplitOutput>(
             for (b, v) in buf.iter_mut().zip(v) {
                 F::store(v, b);
             }
-            for l in 0..F::LANES {
+            let [a, b, c] = &buf;
+            for (l, ((&a, &b), &c)) in a.iter().zip(b).zip(c).take(F::LANES).enumerate() {
                 let ray = RayLanes::from(rays.ray(i + l));
-                store(&mut o, i + l, &ray, [buf[0][l], buf[1][l], buf[2][l]]);
+                store(&mut o, i + l, &ray, [a, b, c]);
             }
         }
         for i in full..m {

@@ -81,13 +81,12 @@ impl<F: Real> ConvexPolygon<F> {
         }
         let sign = area2.signum();
         let mut turning = 0.0f64;
-        for k in 0..m {
+        for (k, &at) in kept.iter().enumerate() {
             let (a, b, c) = (p(k + m - 1), p(k), p(k + 1));
             let (ux, uy) = (b.0 - a.0, b.1 - a.1);
             let (vx, vy) = (c.0 - b.0, c.1 - b.1);
             let cross = ux * vy - uy * vx;
             let dot = ux * vx + uy * vy;
-            let at = kept[k];
             if cross * sign < 0.0 {
                 return bad(format!("not convex: vertex {at} is a reflex vertex"));
             }
@@ -113,8 +112,8 @@ impl<F: Real> ConvexPolygon<F> {
             vertices: vertices.to_vec(),
             counter_clockwise: ccw,
         };
-        for k in 0..m {
-            let (ax, ay) = vertices[kept[k]];
+        for (k, &at) in kept.iter().enumerate() {
+            let (ax, ay) = vertices[at];
             let (bx, by) = vertices[kept[(k + 1) % m]];
             let (mut ex, mut ey) = (bx - ax, by - ay);
             if !ccw {
@@ -131,7 +130,7 @@ impl<F: Real> ConvexPolygon<F> {
             // `+ 0` keeps a zero component `+0.0`.
             poly.nx.push(uy + F::ZERO);
             poly.ny.push(-ux + F::ZERO);
-            poly.index.push(kept[k] as u32);
+            poly.index.push(at as u32);
         }
         Ok(poly)
     }

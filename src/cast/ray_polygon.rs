@@ -52,7 +52,8 @@ pub struct PolygonHit<F> {
     pub inside: bool,
 }
 
-/// Every lane's answer before the per-ray gathers: `t`, the edge index as a float (−1 for none)
+/// Every lane's answer before the per-ray gathers: `t`, the kept edge's position as a float
+/// (−1 for none)
 /// and the inside flag as `1`/`0`.
 struct LaneHits<L> {
     t: L,
@@ -75,14 +76,13 @@ fn cast_lanes<L: Lane>(
     let (mut exit, mut exit_j) = (inf, none);
     let mut inside = ray.valid();
     let mut miss = !inside;
-    let edges =
-        p.vx.iter()
-            .zip(&p.vy)
-            .zip(p.ex.iter().zip(&p.ey))
-            .zip(&p.index);
-    for (((&vx, &vy), (&ex, &ey)), &j) in edges {
+    // Edges are kept in increasing input index, so "first strictly better" is "lowest index".
+    let edges = p.vx.iter().zip(&p.vy).zip(p.ex.iter().zip(&p.ey));
+    let mut k = L::Scalar::ZERO;
+    for ((&vx, &vy), (&ex, &ey)) in edges {
         let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
-        let j = L::splat(L::Scalar::from_f64(j as f64));
+        let j = L::splat(k);
+        k = k + L::Scalar::ONE;
         let f0 = ex * (ray.oy - vy) - ey * (ray.ox - vx);
         let fd = ex * ray.dy - ey * ray.dx;
         let out = f0.lt(zero);
@@ -128,10 +128,14 @@ fn finish_one<F: Real>(
     let (edge, normal) = if j < F::ZERO {
         (NO_HIT, (F::NAN, F::NAN))
     } else {
-        let e = j.to_f64() as u32;
-        (e, p.normal(e).unwrap_or((F::NAN, F::NAN)))
+        let k = j.to_f64() as usize;
+        (p.index[k], (p.nx[k], p.ny[k]))
     };
-    let point = if t == t { ray.at(t) } else { (F::NAN, F::NAN) };
+    let point = if t.to_f64().is_nan() {
+        (F::NAN, F::NAN)
+    } else {
+        ray.at(t)
+    };
     PolygonHit {
         t,
         point,

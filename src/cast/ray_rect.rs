@@ -39,7 +39,7 @@ impl<F: Real> RayRect<F> {
     /// The outward unit normal of the edge the ray enters through, facing the ray: `(∓1, 0)` or
     /// `(0, ∓1)`. NaN on a miss or when `O` is inside (`t_entry == 0`).
     pub fn entry_normal(&self, dx: F, dy: F) -> (F, F) {
-        if !(self.t_entry > F::ZERO) {
+        if self.t_entry.to_f64().is_nan() || self.t_entry == F::ZERO {
             return (F::NAN, F::NAN);
         }
         let away = |d: F| if d > F::ZERO { -F::ONE } else { F::ONE };
@@ -193,8 +193,8 @@ pub fn cast_rects<F: Real>(
         let f = ray_rect_lanes(&r, &rays.lanes(i), tm);
         out.store_lanes(i, &f, tm);
     }
-    for i in full..n {
-        out.store_one(i, &one(&rects[i], RayLanes::from(rays.ray(i)), t_max));
+    for (i, rect) in rects.iter().enumerate().skip(full) {
+        out.store_one(i, &one(rect, RayLanes::from(rays.ray(i)), t_max));
     }
     Ok(())
 }

@@ -167,7 +167,7 @@ fn finish_one<F: Real>(
     j: F,
     segs: &SegmentsRef<'_, F>,
 ) -> SegmentHit<F> {
-    if !(t < F::INFINITY) {
+    if t.to_f64().is_nan() || t == F::INFINITY {
         return SegmentHit::MISS;
     }
     let index = j.to_f64() as usize;

@@ -175,18 +175,21 @@ pub fn ray_segment(ray: &QRay, g: &QSeg) -> Option<ExactSegHit> {
 
 // ---------------------------------------------------------------- convex polygons
 
+/// An exact point.
+pub type QPoint = (Q, Q);
+
 /// A convex polygon's edges, exact, each with the interior on its left, in input edge order.
 #[derive(Clone, Debug)]
 pub struct QPoly {
     /// `(input edge index, A, B)` with the interior left of `A → B`.
-    pub edges: Vec<(u32, (Q, Q), (Q, Q))>,
+    pub edges: Vec<(u32, QPoint, QPoint)>,
 }
 
 impl QPoly {
     /// From the input vertices (already accepted by `ConvexPolygon::new`).
     pub fn new<F: Real>(vertices: &[(F, F)]) -> QPoly {
         let n = vertices.len();
-        let v: Vec<(Q, Q)> = vertices.iter().map(|&(x, y)| (q(x), q(y))).collect();
+        let v: Vec<QPoint> = vertices.iter().map(|&(x, y)| (q(x), q(y))).collect();
         let mut area2 = Q::zero();
         for i in 0..n {
             let (a, b) = (&v[i], &v[(i + 1) % n]);
