@@ -21,6 +21,13 @@ pub enum Error {
     /// Interleaved data that is not a whole number of `[x0, y0, x1, y1]` rows.
     #[error("interleaved buffer of {0} values is not a whole number of 4-value rows")]
     RaggedRows(usize),
+    /// A convex polygon that cannot be built: non-finite, degenerate or not convex.
+    #[error("invalid polygon: {0}")]
+    InvalidPolygon(String),
+    /// A query argument out of its domain (a negative or NaN `t_max`, a batch too large for the
+    /// float type's exact indices).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
     /// An algorithm name no kernel has.
     #[error("unknown algorithm {0:?} (expected one of: {1})")]
     UnknownAlgorithm(String, String),

@@ -174,13 +174,19 @@ impl Class {
     /// code's byte, so a kernel stores class bytes by truncating bits, with no float conversion.
     #[inline(always)]
     pub(crate) fn code_lanes<L: Lane>(valid: L::Mask, t_entry: L, t_exit: L) -> L {
+        Class::code_lanes_upto(valid, t_entry, t_exit, L::splat(L::Scalar::ONE))
+    }
+
+    /// [`Class::code_lanes`] for the parameter range `[0, top]` (a ray's `[0, t_max]`).
+    #[inline(always)]
+    pub(crate) fn code_lanes_upto<L: Lane>(valid: L::Mask, t_entry: L, t_exit: L, top: L) -> L {
         let c = |k: Class| {
             L::splat(L::Scalar::from_f64(
                 L::Scalar::CODE_BIAS.to_f64() + k as u8 as f64,
             ))
         };
         let starts_in = t_entry.eq_(L::splat(L::Scalar::ZERO));
-        let ends_in = t_exit.eq_(L::splat(L::Scalar::ONE));
+        let ends_in = t_exit.eq_(top);
         let inside_or_enters = L::select(starts_in, c(Class::Inside), c(Class::Enters));
         let exits_or_crosses = L::select(starts_in, c(Class::Exits), c(Class::Crosses));
         let long = L::select(ends_in, inside_or_enters, exits_or_crosses);

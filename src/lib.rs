@@ -86,6 +86,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod buffers;
+pub mod cast;
 pub mod error;
 pub mod geom;
 pub mod io;
@@ -100,6 +101,7 @@ pub use buffers::{
     rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,
     SegmentsMut, SegmentsRef, Window,
 };
+pub use cast::{ConvexPolygon, InsideMode, Ray, Rays, RaysRef, NO_HIT};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
 pub use kernels::{

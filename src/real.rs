@@ -54,6 +54,8 @@ pub trait Lane:
     fn mul_add(self, m: Self, a: Self) -> Self;
     /// `|self|` (clears the sign bit; NaN stays NaN).
     fn abs(self) -> Self;
+    /// The square root, correctly rounded (IEEE), lane by lane.
+    fn sqrt(self) -> Self;
 
     /// `self > o`.
     #[inline(always)]
@@ -171,6 +173,10 @@ macro_rules! scalar_lane {
             #[inline(always)]
             fn abs(self) -> $t {
                 <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> $t {
+                <$t>::sqrt(self)
             }
         }
 

@@ -77,6 +77,10 @@ macro_rules! wide_lane {
             fn abs(self) -> $v {
                 <$v>::abs(self)
             }
+            #[inline(always)]
+            fn sqrt(self) -> $v {
+                <$v>::sqrt(self)
+            }
         }
     };
 }

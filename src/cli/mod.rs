@@ -1,5 +1,6 @@
 //! Argument parsing (clap derive) and error reporting; one file per subcommand.
 
+mod cast;
 mod clip;
 mod compare;
 mod gen;
@@ -26,6 +27,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Write a seeded workload (segments around the unit square) to an .npy file.
     Gen(gen::GenArgs),
+    /// Cast every ray of an .npy file against a rect, a segments file or a convex polygon.
+    Cast(cast::CastArgs),
     /// Show the version, the algorithms, the precisions, the SIMD levels and the thread count.
     Info,
 }
@@ -38,6 +41,7 @@ pub fn main() -> ExitCode {
         Command::Clip(args) => clip::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Cast(args) => cast::run(args),
         Command::Info => {
             info::run();
             Ok(())

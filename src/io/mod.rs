@@ -55,8 +55,10 @@ mod csv;
 mod input;
 mod npy;
 mod npy_writer;
+mod npz;
 
 pub use atomic::{output_folder, same_file, write_atomically};
 pub use clip::{clip_file, ClipSettings, Emit, Progress, DEFAULT_CHUNK_ROWS};
 pub use input::{read_segments, Batch, Chunks, Dtype, Format, Input};
 pub use npy_writer::{write_columns, write_u8, NpyElement, NpyWriter};
+pub use npz::{write_npz, Column};

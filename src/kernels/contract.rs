@@ -72,11 +72,17 @@ impl<L: Lane> Raw<L> {
     #[inline(always)]
     pub fn from_planes(near: L, far: L, entry_y: L::Mask, exit_y: L::Mask) -> Self {
         use crate::Real;
+        Self::from_planes_upto(near, far, L::splat(L::Scalar::ONE), entry_y, exit_y)
+    }
+
+    /// [`Raw::from_planes`] for the range `[0, top]`: `exit = min(far, top)`.
+    #[inline(always)]
+    pub fn from_planes_upto(near: L, far: L, top: L, entry_y: L::Mask, exit_y: L::Mask) -> Self {
+        use crate::Real;
         let zero = L::splat(L::Scalar::ZERO);
-        let one = L::splat(L::Scalar::ONE);
         Raw {
             entry: L::select(near.gt(zero), near, zero),
-            exit: L::select(far.lt(one), far, one),
+            exit: L::select(far.lt(top), far, top),
             entry_y,
             exit_y,
         }
@@ -158,22 +164,55 @@ fn residual<L: Lane>(a: L, q: L, b: L) -> L {
 /// `(bound − p0) / (p1 − p0)`, within about half an ulp of the exact value.
 ///
 /// `p1 == p0` (a parallel axis, `0.0` or `-0.0` difference) gives ±∞ or NaN, as `a / ±0` would;
-/// callers replace it before use. See [`plane_fast`] for the arithmetic and
-/// [`plane_t_careful`] for the lanes it leaves.
+/// callers replace it before use. See [`plane_fast`] for the arithmetic and [`careful_t`] for
+/// the lanes it leaves.
 #[inline(always)]
 pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
-    let (t, settled) = plane_fast(bound, p0, p1);
+    let den = two_diff(p1, p0);
+    boundary_t(bound, p0, den, p0.lt(p1), |h| two_diff(p1 * h, p0 * h))
+}
+
+/// The parameter `t` where the ray `o + t·d` meets the line `coordinate = bound`: `(bound − o)
+/// / d`, for a direction `d` known exactly (no rounding error in the denominator). The same
+/// computation and guarantees as [`plane_t`]: sign-exact, and `d == 0` gives ±∞ or NaN for the
+/// caller to replace.
+#[inline(always)]
+pub(crate) fn ray_plane_t<L: Lane>(bound: L, o: L, d: L) -> L {
+    use crate::Real;
+    let zero = L::splat(L::Scalar::ZERO);
+    boundary_t(bound, o, (d, zero), zero.lt(d), |h| (d * h, zero))
+}
+
+/// `(bound − p0) / den` for a denominator given as a (value, rounding error) pair, positive when
+/// `ahead`: [`fast_t`] where it holds, else [`careful_t`] (`den_half(½)` gives the halved
+/// denominator for its overflow path). The body [`plane_t`] and [`ray_plane_t`] share.
+#[inline(always)]
+fn boundary_t<L: Lane>(
+    bound: L,
+    p0: L,
+    den: (L, L),
+    ahead: L::Mask,
+    den_half: impl FnOnce(L) -> (L, L),
+) -> L {
+    let (t, settled) = fast_t(bound, p0, den);
     if L::any(!settled) {
-        L::select(settled, t, plane_t_careful(bound, p0, p1))
+        L::select(settled, t, careful_t(bound, p0, den, ahead, den_half))
     } else {
         t
     }
 }
 
-/// [`plane_t`] where it is cheap, and where it is not, a mask saying so.
+/// [`plane_t`] where it is cheap, and where it is not, a mask saying so: what `slab_raw` runs
+/// on all four boundaries before it branches once.
+#[inline(always)]
+pub(crate) fn plane_fast<L: Lane>(bound: L, p0: L, p1: L) -> (L, L::Mask) {
+    fast_t(bound, p0, two_diff(p1, p0))
+}
+
+/// `(bound − p0) / (b + eb)` by one reciprocal and an exact residual, and which lanes it settles.
 ///
 /// ```text
-/// A = a + ea = bound − p0,  B = b + eb = p1 − p0     exact, as rounded part + error (TwoSum)
+/// A = a + ea = bound − p0,  B = b + eb               exact, as rounded part + error (TwoSum)
 /// r  = 1 / b                 one division, shared by both bounds of an axis
 /// q0 = a · r                 within ~2 ulps of A / B
 /// t  = q0 + (A − q0·B) · r   A − q0·B = (a − q0·b) + ea − q0·eb, the first part rounded once
@@ -183,11 +222,10 @@ pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
 /// The form holds while every magnitude is far from underflow and overflow: `r` and `q0` within
 /// [`FAST_MIN`](crate::Real::FAST_MIN)`..=FAST_MAX` (or `bound == p0`). Those lanes, and parallel
 /// ones (`t = q0 = a·(1/±0)`, ±∞ or NaN), are `settled`; the rest (huge or tiny coordinate
-/// differences, NaN, ±∞) must take [`plane_t_careful`]. Ordinary data never does.
+/// differences, NaN, ±∞) must take [`careful_t`]. Ordinary data never does.
 #[inline(always)]
-pub(crate) fn plane_fast<L: Lane>(bound: L, p0: L, p1: L) -> (L, L::Mask) {
+fn fast_t<L: Lane>(bound: L, p0: L, (b, eb): (L, L)) -> (L, L::Mask) {
     use crate::Real;
-    let (b, eb) = two_diff(p1, p0);
     let r = L::splat(L::Scalar::ONE) / b;
     let (a, ea) = two_diff(bound, p0);
     let q0 = a * r;
@@ -204,30 +242,36 @@ pub(crate) fn plane_fast<L: Lane>(bound: L, p0: L, p1: L) -> (L, L::Mask) {
     (L::select(fast, t, q0), fast | b.eq_(zero))
 }
 
-/// [`plane_t`] for any finite inputs, within about one ulp: the correction by division, not by
-/// reciprocal, and scaled out of overflow.
+/// [`boundary_t`] for any finite inputs, within about one ulp: the correction by division, not
+/// by reciprocal, and scaled out of overflow.
 ///
 /// The sign is exact: `t` is zero only when `bound == p0`, and a nonzero `t` too small for the
 /// float type comes back as ±[`TINY`](crate::Real::TINY) rather than ±0, so comparisons of `t`
 /// with 0 decide as exact arithmetic would. (A `-0.0` exit compared equal to `0` once made two
-/// endpoints beyond the same edge a hit.) Where `bound − p0` or `p1 − p0` would overflow (finite
-/// inputs beyond half the float range) everything is halved first; the ratio does not change.
+/// endpoints beyond the same edge a hit.) Where `bound − p0` or the denominator would overflow
+/// (finite inputs beyond half the float range) everything is halved first; the ratio does not
+/// change.
 #[inline(never)]
-fn plane_t_careful<L: Lane>(bound: L, p0: L, p1: L) -> L {
+fn careful_t<L: Lane>(
+    bound: L,
+    p0: L,
+    den: (L, L),
+    ahead: L::Mask,
+    den_half: impl FnOnce(L) -> (L, L),
+) -> L {
     use crate::Real;
     let num = two_diff(bound, p0);
-    let den = two_diff(p1, p0);
     let mut t = ratio(num, den);
     let ok = num.0.finite() & den.0.finite();
     if L::any(!ok) {
         let h = L::splat(L::Scalar::HALF);
-        let scaled = ratio(two_diff(bound * h, p0 * h), two_diff(p1 * h, p0 * h));
+        let scaled = ratio(two_diff(bound * h, p0 * h), den_half(h));
         t = L::select(ok, t, scaled);
     }
     let zero = L::splat(L::Scalar::ZERO);
     let tiny = L::splat(L::Scalar::TINY);
     let underflow = t.eq_(zero) & !bound.eq_(p0);
-    let (up, ahead) = (p0.lt(bound), p0.lt(p1));
+    let up = p0.lt(bound);
     let positive = (up & ahead) | (!up & !ahead);
     L::select(underflow, L::select(positive, tiny, -tiny), t)
 }
@@ -235,20 +279,36 @@ fn plane_t_careful<L: Lane>(bound: L, p0: L, p1: L) -> L {
 /// The slab of one axis: the parameters where the line enters and leaves `lo ≤ p ≤ hi`.
 #[inline(always)]
 pub(crate) fn axis_slab<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> (L, L) {
-    slab_from(lo, hi, p0, p1, plane_t(lo, p0, p1), plane_t(hi, p0, p1))
+    let t = (plane_t(lo, p0, p1), plane_t(hi, p0, p1));
+    slab_of(lo, hi, p0, p0.lt(p1), p0.eq_(p1), t)
 }
 
-/// [`axis_slab`] from the two boundary parameters `t_lo`, `t_hi` already computed.
-///
-/// A parallel axis (`p1 == p0`) is all of ℝ (`near = −∞`, `far = +∞`) when `lo ≤ p0 ≤ hi`, and
-/// empty (`near = +∞`, `far = −∞`) otherwise: no `0/0` or `∞·0` reaches a result.
+/// [`axis_slab`] for the ray `o + t·d`: the same slab, with [`ray_plane_t`] as the boundary
+/// parameter (`d == 0` is the parallel case).
 #[inline(always)]
-pub(crate) fn slab_from<L: Lane>(lo: L, hi: L, p0: L, p1: L, t_lo: L, t_hi: L) -> (L, L) {
-    let rising = p0.lt(p1);
+pub(crate) fn ray_axis_slab<L: Lane>(lo: L, hi: L, o: L, d: L) -> (L, L) {
+    use crate::Real;
+    let zero = L::splat(L::Scalar::ZERO);
+    let t = (ray_plane_t(lo, o, d), ray_plane_t(hi, o, d));
+    slab_of(lo, hi, o, zero.lt(d), d.eq_(zero), t)
+}
+
+/// The slab from its two boundary parameters `(t(lo), t(hi))`, given which way the line runs.
+///
+/// A parallel axis is all of ℝ (`near = −∞`, `far = +∞`) when `lo ≤ p0 ≤ hi`, and empty
+/// (`near = +∞`, `far = −∞`) otherwise: no `0/0` or `∞·0` reaches a result.
+#[inline(always)]
+pub(crate) fn slab_of<L: Lane>(
+    lo: L,
+    hi: L,
+    p0: L,
+    rising: L::Mask,
+    parallel: L::Mask,
+    (t_lo, t_hi): (L, L),
+) -> (L, L) {
     let near = L::select(rising, t_lo, t_hi);
     let far = L::select(rising, t_hi, t_lo);
     let inf = L::splat(<L::Scalar as crate::Real>::INFINITY);
-    let parallel = p0.eq_(p1);
     let inside = lo.le(p0) & p0.le(hi);
     (
         L::select(parallel, L::select(inside, -inf, inf), near),
@@ -266,27 +326,54 @@ fn clamp<L: Lane>(x: L, lo: L, hi: L) -> L {
 #[inline(always)]
 pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
     use crate::Real;
-    let zero = L::splat(L::Scalar::ZERO);
+    let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
     let one = L::splat(L::Scalar::ONE);
     let below_one = L::splat(L::Scalar::ONE_BELOW);
+    let ends = Ends {
+        start_in: r.contains(s.x0, s.y0),
+        end_in: r.contains(s.x1, s.y1),
+        top: one,
+        below_top: below_one,
+    };
+    finish_range(valid, ends, raw)
+}
+
+/// What [`finish_range`] knows about the ends of the parameter range `[0, top]`.
+#[derive(Clone, Copy)]
+pub(crate) struct Ends<L: Lane> {
+    /// The point at `t = 0` is in the closed shape: `t_entry` is exactly `0`.
+    pub start_in: L::Mask,
+    /// The point at `t = top` is in the closed shape: `t_exit` is exactly `top`.
+    pub end_in: L::Mask,
+    /// The end of the range: `1` for a segment, `t_max` for a ray.
+    pub top: L,
+    /// The largest `t_exit` allowed when `end_in` is false (`1 − ε/2` for a segment).
+    pub below_top: L,
+}
+
+/// [`finish`] for any parameter range `[0, top]`: the contract's exact ends, misses and invalid
+/// input as NaN. Segments against rects go through [`finish`]; rays (`top = t_max`) and convex
+/// polygons call this with their own [`Ends`].
+#[inline(always)]
+pub(crate) fn finish_range<L: Lane>(valid: L::Mask, e: Ends<L>, raw: Raw<L>) -> Finished<L> {
+    use crate::Real;
+    let zero = L::splat(L::Scalar::ZERO);
     let nan = L::splat(L::Scalar::NAN);
+    // An endpoint in the closed shape is a hit, whatever the rounding of the other parameters.
+    // With both ends outside, the exact entry is below `top` and the exit above 0 (else the point
+    // at `top` or at 0 would be in the shape); an entry that rounded up to `top` (or an exit down
+    // to 0) can only be a graze, and counts as a miss. This also makes two ends beyond the same
+    // edge a miss in every algorithm, as the outcode rejects of `cohen-sutherland` and `hybrid`
+    // say.
+    let between = raw.entry.lt(e.top) & zero.lt(raw.exit);
+    let hit = valid & (e.start_in | e.end_in | (raw.entry.le(raw.exit) & between));
 
-    let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
-    let p0_in = r.contains(s.x0, s.y0);
-    let p1_in = r.contains(s.x1, s.y1);
-    // An endpoint in the closed rect is a hit, whatever the rounding of the other parameters.
-    // With both ends outside, the exact entry is below 1 and the exit above 0 (else `P(1)` or
-    // `P(0)` would be in the rect); an entry that rounded up to 1 (or an exit down to 0) can only
-    // be a graze, and counts as a miss. This also makes two ends beyond the same edge a miss in
-    // every algorithm, as the outcode rejects of `cohen-sutherland` and `hybrid` say.
-    let between = raw.entry.lt(one) & zero.lt(raw.exit);
-    let hit = valid & (p0_in | p1_in | (raw.entry.le(raw.exit) & between));
-
-    // With P0 outside, a hit's entry is already > 0 (`plane_t` is sign-exact); the clamps cap a
-    // parameter that rounded up to 1 while P1 is outside, and turn a `-0.0` into `+0.0`.
-    let entry_ceiling = L::select(p1_in, one, below_one);
-    let t_entry = L::select(p0_in, zero, clamp(raw.entry, zero, entry_ceiling));
-    let t_exit = L::select(p1_in, one, clamp(raw.exit, zero, below_one));
+    // With the start outside, a hit's entry is already > 0 (boundary parameters are
+    // sign-exact); the clamps cap a parameter that rounded up to `top` while the end is
+    // outside, and turn a `-0.0` into `+0.0`.
+    let entry_ceiling = L::select(e.end_in, e.top, e.below_top);
+    let t_entry = L::select(e.start_in, zero, clamp(raw.entry, zero, entry_ceiling));
+    let t_exit = L::select(e.end_in, e.top, clamp(raw.exit, zero, e.below_top));
     Finished {
         valid,
         t_entry: L::select(hit, t_entry, nan),

@@ -21,8 +21,8 @@ mod cohen_sutherland;
 mod hybrid;
 mod liang_barsky;
 mod sector_lut;
-mod simd_slab;
-mod slab;
+pub(crate) mod simd_slab;
+pub(crate) mod slab;
 
 pub use auto::{auto_rule, HYBRID_SHARE, PARALLEL_MIN};
 pub use cohen_sutherland::CohenSutherland;

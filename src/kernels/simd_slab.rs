@@ -32,7 +32,7 @@ const MAX_LANES: usize = 16;
 /// and returns where the tail begins. Columns are loaded straight from the four slices (cut to
 /// whole chunks first, so no load is bounds-checked); other sources are gathered lane by lane.
 #[inline(always)]
-pub(super) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
     mut body: impl FnMut(usize, Segment<F::Simd>),
 ) -> usize {
@@ -56,23 +56,41 @@ pub(super) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
         }
     } else {
         for i in (0..full).step_by(F::LANES) {
-            let mut g = [[F::ZERO; MAX_LANES]; 4];
-            for l in 0..F::LANES {
-                let s = input.segment(i + l);
-                for (column, v) in g.iter_mut().zip([s.x0, s.y0, s.x1, s.y1]) {
-                    column[l] = v;
-                }
-            }
-            let s = Segment {
-                x0: F::load(&g[0]),
-                y0: F::load(&g[1]),
-                x1: F::load(&g[2]),
-                y1: F::load(&g[3]),
-            };
-            body(i, s);
+            body(i, load_chunk(input, i));
         }
     }
     full
+}
+
+/// The chunk of `LANES` segments starting at `i`: from the columns when there are columns, else
+/// gathered lane by lane. Panics past the end.
+#[inline(always)]
+pub(crate) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+    input: &S,
+    i: usize,
+) -> Segment<F::Simd> {
+    if let Some(cols) = input.columns() {
+        let (x0, y0, x1, y1) = cols.columns();
+        return Segment {
+            x0: F::load(&x0[i..]),
+            y0: F::load(&y0[i..]),
+            x1: F::load(&x1[i..]),
+            y1: F::load(&y1[i..]),
+        };
+    }
+    let mut g = [[F::ZERO; MAX_LANES]; 4];
+    for l in 0..F::LANES {
+        let s = input.segment(i + l);
+        for (column, v) in g.iter_mut().zip([s.x0, s.y0, s.x1, s.y1]) {
+            column[l] = v;
+        }
+    }
+    Segment {
+        x0: F::load(&g[0]),
+        y0: F::load(&g[1]),
+        x1: F::load(&g[2]),
+        y1: F::load(&g[3]),
+    }
 }
 
 /// Writes one chunk's answers into whichever outputs were asked for.

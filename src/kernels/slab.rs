@@ -10,7 +10,7 @@
 //! division by zero never meet a zero. The body is written over [`Lane`]: the SIMD kernel runs
 //! this very function on vectors, which is why the two give the same bits.
 
-use super::contract::{axis_slab, plane_fast, slab_from, Raw, RectLanes};
+use super::contract::{axis_slab, plane_fast, slab_of, Raw, RectLanes};
 use super::{clip_with, Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -33,9 +33,24 @@ pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
     if L::any(!(ok_x_lo & ok_x_hi & ok_y_lo & ok_y_hi)) {
         return slab_raw_careful(r, s);
     }
-    let x = slab_from(r.xmin, r.xmax, s.x0, s.x1, x_lo, x_hi);
-    let y = slab_from(r.ymin, r.ymax, s.y0, s.y1, y_lo, y_hi);
-    combine(x, y)
+    let x = slab_of(
+        r.xmin,
+        r.xmax,
+        s.x0,
+        s.x0.lt(s.x1),
+        s.x0.eq_(s.x1),
+        (x_lo, x_hi),
+    );
+    let y = slab_of(
+        r.ymin,
+        r.ymax,
+        s.y0,
+        s.y0.lt(s.y1),
+        s.y0.eq_(s.y1),
+        (y_lo, y_hi),
+    );
+    let (near, far, entry_y, exit_y) = intersect_slabs(x, y);
+    Raw::from_planes(near, far, entry_y, exit_y)
 }
 
 /// [`slab_raw`] with every boundary through `plane_t`, for chunks with a lane out of range.
@@ -43,17 +58,22 @@ pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
 fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
     let x = axis_slab(r.xmin, r.xmax, s.x0, s.x1);
     let y = axis_slab(r.ymin, r.ymax, s.y0, s.y1);
-    combine(x, y)
+    let (near, far, entry_y, exit_y) = intersect_slabs(x, y);
+    Raw::from_planes(near, far, entry_y, exit_y)
 }
 
-/// The raw interval from the two axes' slabs.
+/// The intersection of the x and y slabs `(near, far)`: the largest near, the smallest far, and
+/// whether each came from y. Ties go to x. Shared with ray × rect (`cast/ray_rect.rs`).
 #[inline(always)]
-fn combine<L: Lane>((near_x, far_x): (L, L), (near_y, far_y): (L, L)) -> Raw<L> {
+pub(crate) fn intersect_slabs<L: Lane>(
+    (near_x, far_x): (L, L),
+    (near_y, far_y): (L, L),
+) -> (L, L, L::Mask, L::Mask) {
     let entry_y = near_y.gt(near_x);
     let exit_y = far_y.lt(far_x);
     let near = L::select(entry_y, near_y, near_x);
     let far = L::select(exit_y, far_y, far_x);
-    Raw::from_planes(near, far, entry_y, exit_y)
+    (near, far, entry_y, exit_y)
 }
 
 impl ClipKernel for SlabScalar {

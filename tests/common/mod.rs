@@ -3,5 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod cast_cases;
+pub mod cast_reference;
 pub mod reference;
 pub mod runner;

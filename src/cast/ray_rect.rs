@@ -1,0 +1,200 @@
+//! Ray × rect: the slab method of segment clipping, on the range `[0, t_max]`.
+//!
+//! ```text
+//! (near_x, far_x) = ray_axis_slab(xmin, xmax, ox, dx)     (bound − o)/d, sign-exact, ~1 ulp
+//! (near_y, far_y) = ray_axis_slab(ymin, ymax, oy, dy)     d == 0: all or nothing
+//! near, far       = intersect_slabs(x, y)                 the very code slab-scalar runs
+//! raw             = [max(near, 0), min(far, t_max)]
+//! finish_range    : t_entry = 0 iff O in the closed rect; NaN on a miss or an invalid ray
+//! ```
+//!
+//! The boundary parameter, the slab, the intersection of the two slabs and the finishing step
+//! are the functions segment clipping uses (`kernels/contract.rs`, `kernels/slab.rs`); only the
+//! denominator differs: a ray's direction `D` is exact, where a segment's `P1 − P0` is rounded.
+
+use super::{check_len, check_opt, check_t_max, put, put_lanes, RayLanes, RaysRef};
+use crate::error::Error;
+use crate::geom::{Axis, Class, Rect};
+use crate::kernels::contract::{finish_range, ray_axis_slab, Ends, Finished, Raw, RectLanes};
+use crate::kernels::slab::intersect_slabs;
+use crate::real::{Lane, Real};
+
+/// One ray against one rect.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayRect<F> {
+    /// Where the ray enters the rect: `0` exactly iff `O` is inside; NaN on a miss.
+    pub t_entry: F,
+    /// Where it leaves it, at most `t_max`; NaN on a miss.
+    pub t_exit: F,
+    /// As for segments, with `t_max` in the place of `1` (e.g. `Exits`: `O` inside, leaves
+    /// before `t_max`; `Touches`: one point in common). `Invalid` for a non-finite ray or
+    /// `D = (0, 0)`.
+    pub class: Class,
+    /// The pair of edges `t_entry` came from (meaningful when `t_entry > 0`). Through a corner,
+    /// x wins.
+    pub entry_axis: Axis,
+}
+
+impl<F: Real> RayRect<F> {
+    /// The outward unit normal of the edge the ray enters through, facing the ray: `(∓1, 0)` or
+    /// `(0, ∓1)`. NaN on a miss or when `O` is inside (`t_entry == 0`).
+    pub fn entry_normal(&self, dx: F, dy: F) -> (F, F) {
+        if self.t_entry.to_f64().is_nan() || self.t_entry == F::ZERO {
+            return (F::NAN, F::NAN);
+        }
+        let away = |d: F| if d > F::ZERO { -F::ONE } else { F::ONE };
+        match self.entry_axis {
+            Axis::X => (away(dx), F::ZERO),
+            Axis::Y => (F::ZERO, away(dy)),
+        }
+    }
+}
+
+/// The finished ray × rect answer, lane by lane.
+#[inline(always)]
+pub(crate) fn ray_rect_lanes<L: Lane>(
+    r: &RectLanes<L>,
+    ray: &RayLanes<L>,
+    t_max: L,
+) -> Finished<L> {
+    let x = ray_axis_slab(r.xmin, r.xmax, ray.ox, ray.dx);
+    let y = ray_axis_slab(r.ymin, r.ymax, ray.oy, ray.dy);
+    let (near, far, entry_y, exit_y) = intersect_slabs(x, y);
+    let raw = Raw::from_planes_upto(near, far, t_max, entry_y, exit_y);
+    let ends = Ends {
+        start_in: r.contains(ray.ox, ray.oy),
+        // The exit reached t_max: the ray ends in the rect.
+        end_in: raw.exit.ge(t_max) & raw.entry.le(raw.exit),
+        top: t_max,
+        below_top: t_max,
+    };
+    finish_range(ray.valid(), ends, raw)
+}
+
+/// One ray against one rect. `t_max` NaN or negative is an [`Error::InvalidArgument`].
+pub fn cast_rect_one<F: Real>(
+    rect: &Rect<F>,
+    ray: &super::Ray<F>,
+    t_max: F,
+) -> Result<RayRect<F>, Error> {
+    check_t_max(t_max)?;
+    Ok(one(rect, RayLanes::from(*ray), t_max))
+}
+
+#[inline(always)]
+fn one<F: Real>(rect: &Rect<F>, ray: RayLanes<F>, t_max: F) -> RayRect<F> {
+    let f = ray_rect_lanes(&RectLanes::splat(rect), &ray, t_max);
+    let code = Class::code_lanes_upto(f.valid, f.t_entry, f.t_exit, t_max);
+    RayRect {
+        t_entry: f.t_entry,
+        t_exit: f.t_exit,
+        class: Class::from_code(code.to_bits_u64() as u8).unwrap_or(Class::Invalid),
+        entry_axis: if f.entry_y { Axis::Y } else { Axis::X },
+    }
+}
+
+/// Where ray × rect results go; `None` outputs are not computed into. Each buffer must be as
+/// long as the batch.
+#[derive(Debug, Default)]
+pub struct RectCastOutput<'a, F> {
+    /// `t_entry` per ray (NaN on a miss).
+    pub t_entry: Option<&'a mut [F]>,
+    /// `t_exit` per ray (NaN on a miss).
+    pub t_exit: Option<&'a mut [F]>,
+    /// Class codes per ray (see [`RayRect::class`]).
+    pub class: Option<&'a mut [u8]>,
+}
+
+impl<F: Real> RectCastOutput<'_, F> {
+    fn check(&self, n: usize) -> Result<(), Error> {
+        check_opt("t_entry", n, &self.t_entry)?;
+        check_opt("t_exit", n, &self.t_exit)?;
+        check_opt("class", n, &self.class)
+    }
+
+    fn store_one(&mut self, i: usize, r: &RayRect<F>) {
+        put(&mut self.t_entry, i, r.t_entry);
+        put(&mut self.t_exit, i, r.t_exit);
+        put(&mut self.class, i, r.class as u8);
+    }
+
+    fn store_lanes(&mut self, i: usize, f: &Finished<F::Simd>, t_max: F::Simd) {
+        put_lanes(&mut self.t_entry, i, f.t_entry);
+        put_lanes(&mut self.t_exit, i, f.t_exit);
+        if let Some(k) = self.class.as_deref_mut() {
+            let mut codes = [F::ZERO; 16];
+            F::store(
+                Class::code_lanes_upto(f.valid, f.t_entry, f.t_exit, t_max),
+                &mut codes,
+            );
+            for (dst, c) in k[i..i + F::LANES].iter_mut().zip(codes) {
+                *dst = c.to_bits_u64() as u8;
+            }
+        }
+    }
+}
+
+/// One rect against every ray of a batch (broadcast), on SIMD lanes with a scalar tail; the
+/// same bits as [`cast_rect_one`] ray by ray.
+///
+/// Errors before any work: `t_max` NaN or negative, an output of the wrong length.
+pub fn cast_rect<F: Real>(
+    rect: &Rect<F>,
+    rays: &RaysRef<'_, F>,
+    t_max: F,
+    out: &mut RectCastOutput<'_, F>,
+) -> Result<(), Error> {
+    check_t_max(t_max)?;
+    let n = rays.len();
+    out.check(n)?;
+    let r = RectLanes::<F::Simd>::splat(rect);
+    let tm = F::Simd::splat(t_max);
+    let full = n - n % F::LANES;
+    for i in (0..full).step_by(F::LANES) {
+        let f = ray_rect_lanes(&r, &rays.lanes(i), tm);
+        out.store_lanes(i, &f, tm);
+    }
+    for i in full..n {
+        out.store_one(i, &one(rect, RayLanes::from(rays.ray(i)), t_max));
+    }
+    Ok(())
+}
+
+/// Ray `i` against rect `i` (pairwise), on SIMD lanes with a scalar tail.
+///
+/// Errors before any work: `rects.len() != rays.len()`, `t_max` NaN or negative, an output of
+/// the wrong length.
+pub fn cast_rects<F: Real>(
+    rects: &[Rect<F>],
+    rays: &RaysRef<'_, F>,
+    t_max: F,
+    out: &mut RectCastOutput<'_, F>,
+) -> Result<(), Error> {
+    check_t_max(t_max)?;
+    let n = rays.len();
+    check_len("rects", n, rects.len())?;
+    out.check(n)?;
+    let tm = F::Simd::splat(t_max);
+    let full = n - n % F::LANES;
+    for i in (0..full).step_by(F::LANES) {
+        let mut g = [[F::ZERO; 16]; 4];
+        for (l, rect) in rects[i..i + F::LANES].iter().enumerate() {
+            g[0][l] = rect.xmin();
+            g[1][l] = rect.ymin();
+            g[2][l] = rect.xmax();
+            g[3][l] = rect.ymax();
+        }
+        let r = RectLanes {
+            xmin: F::load(&g[0]),
+            ymin: F::load(&g[1]),
+            xmax: F::load(&g[2]),
+            ymax: F::load(&g[3]),
+        };
+        let f = ray_rect_lanes(&r, &rays.lanes(i), tm);
+        out.store_lanes(i, &f, tm);
+    }
+    for (i, rect) in rects.iter().enumerate().skip(full) {
+        out.store_one(i, &one(rect, RayLanes::from(rays.ray(i)), t_max));
+    }
+    Ok(())
+}

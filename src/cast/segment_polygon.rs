@@ -1,0 +1,178 @@
+//! Segments × one convex polygon: Cyrus–Beck, under SPEC §1's clip contract.
+//!
+//! ```text
+//! for each chunk of LANES segments, for each edge (V, E, broadcast):
+//!     f0 = E × (P0 − V),  f1 = E × (P1 − V)       ≥ 0: inside this edge's half-plane
+//!     f0 < 0 ≤ f1:  entering at t = f0/(f0 − f1)   entry = max(entry, t)
+//!     f0 ≥ 0 > f1:  leaving  at t = f0/(f0 − f1)   exit  = min(exit, t)
+//!     both < 0:     a sure miss
+//! P0 inside = every f0 ≥ 0, P1 inside = every f1 ≥ 0
+//! finish_range (shared with the rect clip): t_entry = 0 iff P0 inside, t_exit = 1 iff P1 inside
+//! ```
+//!
+//! Working from the values of `f` at both ends, rather than from `P1 − P0`, has three payoffs:
+//! the endpoint tests and the parameters come from the same numbers (so `t_entry == 0` exactly
+//! when `P0` is inside); a parameter is a quotient of two numbers of the same sign, never a
+//! division by zero (a parallel edge has `f0 = f1` and is all or nothing); and a zero-length
+//! segment needs no special case. The class is SPEC §1's, from the same shared code.
+//!
+//! Clipped segments: an endpoint inside comes back bit for bit; a cut point is `P0 + t·(P1 −
+//! P0)`, which for a slanted edge lies within rounding of the edge, not exactly on it.
+
+use super::polygon::ConvexPolygon;
+use crate::buffers::{ClipOutput, SegmentSource};
+use crate::error::Error;
+use crate::geom::{Class, Segment};
+use crate::kernels::contract::{finish_range, Ends, Finished, Raw};
+use crate::kernels::simd_slab::load_chunk;
+use crate::kernels::Clip;
+use crate::real::{Lane, Real};
+use crate::Axis;
+
+/// Cyrus–Beck on every lane's segment.
+#[inline(always)]
+fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished<L> {
+    let zero = L::splat(L::Scalar::ZERO);
+    let one = L::splat(L::Scalar::ONE);
+    let tiny = L::splat(L::Scalar::TINY);
+    let inf = L::splat(L::Scalar::INFINITY);
+    let nan = L::splat(L::Scalar::NAN);
+    let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
+    let (mut start_in, mut end_in) = (valid, valid);
+    let mut miss = !valid;
+    let (mut entry, mut exit) = (zero, one);
+    let edges = p.vx.iter().zip(&p.vy).zip(p.ex.iter().zip(&p.ey));
+    for ((&vx, &vy), (&ex, &ey)) in edges {
+        let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
+        let f0 = ex * (s.y0 - vy) - ey * (s.x0 - vx);
+        let f1 = ex * (s.y1 - vy) - ey * (s.x1 - vx);
+        let (out0, out1) = (f0.lt(zero), f1.lt(zero));
+        start_in = start_in & !out0;
+        end_in = end_in & !out1;
+        miss = miss | (out0 & out1);
+        let t = f0 / (f0 - f1);
+        let t_in = L::select(t.eq_(zero), tiny, t);
+        let enters = out0 & !out1 & entry.lt(t_in);
+        entry = L::select(enters, t_in, entry);
+        let leaves = !out0 & out1 & t.lt(exit);
+        exit = L::select(leaves, t, exit);
+    }
+    let no = zero.lt(zero);
+    let raw = Raw {
+        entry: L::select(miss, inf, entry),
+        exit: L::select(miss, nan, exit),
+        entry_y: no,
+        exit_y: no,
+    };
+    let ends = Ends {
+        start_in,
+        end_in,
+        top: one,
+        below_top: L::splat(L::Scalar::ONE_BELOW),
+    };
+    finish_range(valid, ends, raw)
+}
+
+/// `P(t)` of a clip: the endpoint itself at `t = 0` and `t = 1`, NaN for NaN.
+#[inline(always)]
+fn point<L: Lane>(s: &Segment<L>, t: L) -> (L, L) {
+    let zero = L::splat(L::Scalar::ZERO);
+    let one = L::splat(L::Scalar::ONE);
+    let x = s.x0 + t * (s.x1 - s.x0);
+    let y = s.y0 + t * (s.y1 - s.y0);
+    let (x, y) = (
+        L::select(t.eq_(one), s.x1, x),
+        L::select(t.eq_(one), s.y1, y),
+    );
+    (
+        L::select(t.eq_(zero), s.x0, x),
+        L::select(t.eq_(zero), s.y0, y),
+    )
+}
+
+/// The clipped segment `P(t_entry) → P(t_exit)`; one point twice for `Touches`, NaN on a miss.
+#[inline(always)]
+fn clipped<L: Lane>(s: &Segment<L>, f: &Finished<L>) -> Segment<L> {
+    let (x0, y0) = point(s, f.t_entry);
+    let (x1, y1) = point(s, f.t_exit);
+    let single = f.t_entry.eq_(f.t_exit);
+    Segment {
+        x0,
+        y0,
+        x1: L::select(single, x0, x1),
+        y1: L::select(single, y0, y1),
+    }
+}
+
+/// One segment against the polygon (the batch's code on one lane). `entry_axis` and
+/// `exit_axis` of the result carry no meaning here (always `X`).
+pub fn clip_polygon_one<F: Real>(poly: &ConvexPolygon<F>, seg: &Segment<F>) -> Clip<F> {
+    let f = clip_lanes(poly, seg);
+    Clip {
+        t_entry: f.t_entry,
+        t_exit: f.t_exit,
+        class: Class::of(f.valid, f.t_entry, f.t_exit),
+        entry_axis: Axis::X,
+        exit_axis: Axis::X,
+    }
+}
+
+/// Every segment of a batch against one convex polygon, on SIMD lanes with a scalar tail, into
+/// the same outputs as the rect clip; the same bits as [`clip_polygon_one`] segment by segment.
+///
+/// Errors before any work: an output of the wrong length.
+pub fn clip_polygon<F: Real, S: SegmentSource<F> + ?Sized>(
+    poly: &ConvexPolygon<F>,
+    input: &S,
+    out: &mut ClipOutput<'_, F>,
+) -> Result<(), Error> {
+    let n = input.len();
+    out.check_len(n)?;
+    let full = n - n % F::LANES;
+    for i in (0..full).step_by(F::LANES) {
+        let s = load_chunk(input, i);
+        let f = clip_lanes(poly, &s);
+        store(out, i, F::LANES, &s, &f, |v: F::Simd, o: &mut [F]| {
+            F::store(v, o)
+        });
+    }
+    for i in full..n {
+        let s = input.segment(i);
+        let f = clip_lanes(poly, &s);
+        store(out, i, 1, &s, &f, |v: F, o: &mut [F]| o[0] = v);
+    }
+    Ok(())
+}
+
+/// Writes `width` results starting at `i` (a vector or one scalar) into the asked-for outputs.
+#[inline(always)]
+fn store<F: Real, L: Lane<Scalar = F>>(
+    out: &mut ClipOutput<'_, F>,
+    i: usize,
+    width: usize,
+    s: &Segment<L>,
+    f: &Finished<L>,
+    put: impl Fn(L, &mut [F]),
+) {
+    if let Some(t) = out.t_entry.as_deref_mut() {
+        put(f.t_entry, &mut t[i..]);
+    }
+    if let Some(t) = out.t_exit.as_deref_mut() {
+        put(f.t_exit, &mut t[i..]);
+    }
+    if let Some(k) = out.class.as_deref_mut() {
+        let mut codes = [F::ZERO; 16];
+        put(Class::code_lanes(f.valid, f.t_entry, f.t_exit), &mut codes);
+        for (dst, c) in k[i..i + width].iter_mut().zip(codes) {
+            *dst = c.to_bits_u64() as u8;
+        }
+    }
+    if let Some(segs) = out.segments.as_mut() {
+        let c = clipped(s, f);
+        let (x0, y0, x1, y1) = segs.columns_mut();
+        put(c.x0, &mut x0[i..]);
+        put(c.y0, &mut y0[i..]);
+        put(c.x1, &mut x1[i..]);
+        put(c.y1, &mut y1[i..]);
+    }
+}
