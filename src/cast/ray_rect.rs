@@ -63,8 +63,9 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
     let raw = Raw::from_planes_upto(near, far, t_max, entry_y, exit_y);
     let ends = Ends {
         start_in: r.contains(ray.ox, ray.oy),
-        // The exit reached t_max: the ray ends in the rect.
-        end_in: raw.exit.ge(t_max) & raw.entry.le(raw.exit),
+        // t_max lies in [entry, exit]: the ray ends in the rect. Never for t_max = ∞ (no point
+        // there), so parameters that overflowed to ∞ on both sides stay a miss.
+        end_in: raw.exit.ge(t_max) & raw.entry.le(t_max) & t_max.finite(),
         top: t_max,
         below_top: t_max,
     };
