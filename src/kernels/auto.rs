@@ -23,7 +23,7 @@ use crate::real::Real;
 
 /// Batches shorter than this stay on the calling thread: below it, handing work to a second
 /// thread costs more than it saves (measured: see the README).
-pub const PARALLEL_MIN: usize = 1 << 16;
+pub const PARALLEL_MIN: usize = 1 << 17;
 
 /// The share of trivially settled segments in a sample above which `auto` picks `hybrid`.
 pub const HYBRID_SHARE: f64 = 0.9;
