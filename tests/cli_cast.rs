@@ -151,7 +151,7 @@ fn errors_exit_with_a_message_and_write_nothing() {
         (&["--polygon", "0,0 1,1 2,2"], 1, "one line"),
         (&["--polygon", "0,0 4,0 1,1 0,4"], 1, "reflex vertex 2"),
         (&["--polygon", "0,0 1,x"], 2, "vertex 1"),
-        (&["--rect", "0,0,1"], 2, "expected 4"),
+        (&["--rect", "0,0,1"], 2, "expected four numbers"),
         (&["--rect", "0,0,1,1", "--t-max", "-1"], 1, "t_max"),
         (&["--segments", "missing.npy"], 1, "missing.npy"),
         (

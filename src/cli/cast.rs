@@ -126,9 +126,7 @@ struct Vertices(Vec<(f64, f64)>);
 
 /// `--rect`: four finite numbers with `min <= max` on both axes.
 fn parse_rect(s: &str) -> Result<Bounds, String> {
-    let b = numbers(s, "rect", 4)?;
-    Rect::new(b[0], b[1], b[2], b[3]).map_err(|e| e.to_string())?;
-    Ok(Bounds([b[0], b[1], b[2], b[3]]))
+    super::args::parse_bounds(s).map(Bounds)
 }
 
 /// `--polygon`: vertices `X,Y` separated by spaces (convexity is checked later, in the dtype).

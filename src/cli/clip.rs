@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{Args, ValueEnum};
+
+use super::args::{parse_bounds, Emit};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slabclip::io::{self, ClipSettings, Dtype, Input, Progress};
 use slabclip::{Algorithm, Error, Real, Rect};
@@ -48,17 +50,6 @@ pub struct ClipArgs {
     output: PathBuf,
 }
 
-/// The output of `slabclip clip`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Emit {
-    /// Shape (N, 2), the input's dtype: t_entry, t_exit; NaN on a miss or an invalid row.
-    T,
-    /// Shape (N,), uint8: 0 outside, 1 inside, 2 enters, 3 exits, 4 crosses, 5 touches, 255 invalid.
-    Class,
-    /// Shape (N, 4), the input's dtype: the clipped segment; a NaN row on a miss.
-    Segments,
-}
-
 /// `--rect` as given: checked in `f64`, converted to the input's dtype once that is known.
 #[derive(Clone, Debug)]
 struct RectArg {
@@ -74,29 +65,10 @@ impl RectArg {
     }
 }
 
-/// Four comma-separated finite numbers with `min ≤ max` on both axes; otherwise a usage error.
+/// `--rect`: [`parse_bounds`], keeping the text for messages.
 fn parse_rect(s: &str) -> Result<RectArg, String> {
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    if parts.len() != 4 {
-        return Err(format!(
-            "expected four numbers XMIN,YMIN,XMAX,YMAX, found {}",
-            parts.len()
-        ));
-    }
-    let mut bounds = [0.0f64; 4];
-    for ((slot, text), name) in bounds
-        .iter_mut()
-        .zip(&parts)
-        .zip(["xmin", "ymin", "xmax", "ymax"])
-    {
-        *slot = text
-            .parse()
-            .map_err(|_| format!("{name} = {text:?} is not a number"))?;
-    }
-    let [xmin, ymin, xmax, ymax] = bounds;
-    Rect::new(xmin, ymin, xmax, ymax).map_err(|e| e.to_string())?;
     Ok(RectArg {
-        bounds,
+        bounds: parse_bounds(s)?,
         text: s.to_string(),
     })
 }
@@ -152,11 +124,7 @@ fn clip_as<F: Real>(args: &ClipArgs, input: &Input) -> Result<(), Error> {
     })?;
     let settings = ClipSettings {
         algorithm: args.algorithm,
-        emit: match args.emit {
-            Emit::T => io::Emit::T,
-            Emit::Class => io::Emit::Class,
-            Emit::Segments => io::Emit::Segments,
-        },
+        emit: args.emit.to_io(),
         ..ClipSettings::default()
     };
     let mut bar = ProgressReport::new(args.quiet, input.size());
@@ -225,24 +193,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rect_parsing() {
+    fn rect_and_output_parsing() {
         assert_eq!(parse_rect("0,0,1,1").unwrap().bounds, [0.0, 0.0, 1.0, 1.0]);
-        assert_eq!(
-            parse_rect(" -1.5, -2 ,3e0,4").unwrap().bounds,
-            [-1.5, -2.0, 3.0, 4.0]
-        );
-        assert_eq!(
-            parse_rect("1,1,1,1").unwrap().bounds,
-            [1.0; 4],
-            "a point is a rect"
-        );
-        assert!(parse_rect("0,0,1").unwrap_err().contains("found 3"));
-        assert!(parse_rect("0,0,1,x")
-            .unwrap_err()
-            .contains("ymax = \"x\" is not a number"));
-        assert!(parse_rect("nan,0,1,1").unwrap_err().contains("not finite"));
-        assert!(parse_rect("0,0,inf,1").unwrap_err().contains("not finite"));
-        assert!(parse_rect("2,0,1,1").unwrap_err().contains("greater than"));
         assert!(parse_output("a/b.NPY").is_ok());
         assert!(parse_output("out.csv")
             .unwrap_err()

@@ -1,5 +1,6 @@
 //! Argument parsing (clap derive) and error reporting; one file per subcommand.
 
+mod args;
 mod cast;
 mod clip;
 mod compare;

@@ -8,28 +8,7 @@ use bytemuck::Pod;
 use rayon::prelude::*;
 use slabclip::{Algorithm, ClipOutput, Real, Rect, SegmentSource, SegmentsMut, SegmentsRef};
 
-/// What is written per segment: the output mode of `slabclip clip --emit`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Emit {
-    /// `t_entry, t_exit`: two floats per segment.
-    T,
-    /// The class code: one byte per segment.
-    Class,
-    /// The clipped segment: four floats per segment.
-    Segments,
-}
-
-impl Emit {
-    /// Bytes written per segment in precision `F`.
-    pub fn bytes_out<F: Real>(self) -> usize {
-        match self {
-            Emit::T => 2 * size_of::<F>(),
-            Emit::Class => 1,
-            Emit::Segments => 4 * size_of::<F>(),
-        }
-    }
-}
+pub use crate::cli::args::Emit;
 
 /// What one timed run does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

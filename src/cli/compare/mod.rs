@@ -17,6 +17,8 @@
 //! faster of the two is the ceiling every "% ceiling" is taken against. (With `--emit class`,
 //! one byte out per sixteen in, only the plain one is timed.)
 
+use crate::cli::args::parse_bounds;
+
 mod check;
 mod measure;
 mod report;
@@ -130,20 +132,6 @@ fn parse_count(s: &str) -> Result<usize, String> {
         Some(0) | None => Err(format!("{s:?}: expected a count from 1 to {}", usize::MAX)),
         Some(n) => Ok(n),
     }
-}
-
-/// `XMIN,YMIN,XMAX,YMAX`, checked as a rect.
-fn parse_bounds(s: &str) -> Result<[f64; 4], String> {
-    let v: Vec<f64> = s
-        .split(',')
-        .map(|p| p.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{s:?}: {e}"))?;
-    let b: [f64; 4] = v
-        .try_into()
-        .map_err(|v: Vec<f64>| format!("expected 4 numbers, found {}", v.len()))?;
-    Rect::new(b[0], b[1], b[2], b[3]).map_err(|e| e.to_string())?;
-    Ok(b)
 }
 
 /// Runs `slabclip compare`.

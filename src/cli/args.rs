@@ -1,0 +1,94 @@
+//! Argument types more than one subcommand takes: `--emit` and `--rect`.
+
+use clap::ValueEnum;
+use slabclip::{io, Real, Rect};
+
+/// What is written per segment (`--emit`), in the input's row order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Emit {
+    /// Shape (N, 2), the input's dtype: t_entry, t_exit; NaN on a miss or an invalid row.
+    T,
+    /// Shape (N,), uint8: 0 outside, 1 inside, 2 enters, 3 exits, 4 crosses, 5 touches, 255 invalid.
+    Class,
+    /// Shape (N, 4), the input's dtype: the clipped segment; a NaN row on a miss.
+    Segments,
+}
+
+impl Emit {
+    /// The library's output mode.
+    pub fn to_io(self) -> io::Emit {
+        match self {
+            Emit::T => io::Emit::T,
+            Emit::Class => io::Emit::Class,
+            Emit::Segments => io::Emit::Segments,
+        }
+    }
+
+    /// Bytes written per segment in precision `F`.
+    pub fn bytes_out<F: Real>(self) -> usize {
+        match self {
+            Emit::T => 2 * size_of::<F>(),
+            Emit::Class => 1,
+            Emit::Segments => 4 * size_of::<F>(),
+        }
+    }
+}
+
+/// `XMIN,YMIN,XMAX,YMAX`: four comma-separated finite numbers with `min ≤ max` on both axes,
+/// parsed as `f64` (each subcommand rounds them to its data's dtype); otherwise a usage error
+/// naming the bound.
+pub fn parse_bounds(s: &str) -> Result<[f64; 4], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() != 4 {
+        return Err(format!(
+            "expected four numbers XMIN,YMIN,XMAX,YMAX, found {}",
+            parts.len()
+        ));
+    }
+    let mut bounds = [0.0f64; 4];
+    for ((slot, text), name) in bounds
+        .iter_mut()
+        .zip(&parts)
+        .zip(["xmin", "ymin", "xmax", "ymax"])
+    {
+        *slot = text
+            .parse()
+            .map_err(|_| format!("{name} = {text:?} is not a number"))?;
+    }
+    let [xmin, ymin, xmax, ymax] = bounds;
+    Rect::new(xmin, ymin, xmax, ymax).map_err(|e| e.to_string())?;
+    Ok(bounds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_parsing() {
+        assert_eq!(parse_bounds("0,0,1,1").unwrap(), [0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(
+            parse_bounds(" -1.5, -2 ,3e0,4").unwrap(),
+            [-1.5, -2.0, 3.0, 4.0]
+        );
+        assert_eq!(
+            parse_bounds("1,1,1,1").unwrap(),
+            [1.0; 4],
+            "a point is a rect"
+        );
+        assert!(parse_bounds("0,0,1").unwrap_err().contains("found 3"));
+        assert!(parse_bounds("0,0,1,x")
+            .unwrap_err()
+            .contains("ymax = \"x\" is not a number"));
+        assert!(parse_bounds("nan,0,1,1")
+            .unwrap_err()
+            .contains("not finite"));
+        assert!(parse_bounds("0,0,inf,1")
+            .unwrap_err()
+            .contains("not finite"));
+        assert!(parse_bounds("2,0,1,1")
+            .unwrap_err()
+            .contains("greater than"));
+    }
+}
