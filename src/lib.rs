@@ -59,8 +59,9 @@
 //!   the rounding errors of both differences (TwoSum), takes one reciprocal per axis, and
 //!   corrects the quotient with its exact residual (a fused multiply-add), which keeps it within
 //!   about half an ulp. Magnitudes near underflow or overflow take a slower path by division
-//!   (about 1 ulp); coordinates whose differences overflow are halved first. `mul_add` is fused
-//!   in every build (in software where the CPU lacks FMA), so the bits never depend on the build.
+//!   (about 1 ulp); coordinates whose differences overflow are halved first. Without FMA the
+//!   residual comes from Dekker's exact product, which gives the same bits, so the results do
+//!   not depend on the build.
 //! * With both endpoints outside, a parameter that rounded onto 0 or 1 can only be a graze and
 //!   is reported as a miss; in particular two endpoints beyond the same edge are always a miss.
 //! * Hit versus miss follows exact arithmetic except when the exact entry and exit are within a

@@ -3,9 +3,8 @@
 //! Every kernel is written once, over [`Lane`]: a scalar `f32` or `f64` is a lane of width one,
 //! and a SIMD vector (added with the SIMD kernels) is a lane of width 8 or 4. Because the scalar
 //! and vector paths run the *same* sequence of IEEE operations per lane, they give the same bits.
-//! [`Lane::mul_add`] is always *fused* (one rounding), whatever the build: with the `fma` target
-//! feature it is one instruction, without it each lane calls the correctly rounded software `fma`
-//! (slow; the kernels only call it in builds with FMA and use an exact product otherwise).
+//! `Lane::mul_add` (fused, one rounding) exists only in builds with the `fma` target feature;
+//! without it the kernels use an exact product that gives the same bits (`contract::residual`).
 
 use core::fmt::{Debug, Display};
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
@@ -50,7 +49,8 @@ pub trait Lane:
     fn finite(self) -> Self::Mask;
     /// Whether any lane of `m` is true.
     fn any(m: Self::Mask) -> bool;
-    /// `self · m + a` rounded once (a fused multiply-add in every build).
+    /// `self · m + a` rounded once: one fused multiply-add instruction (FMA builds only).
+    #[cfg(target_feature = "fma")]
     fn mul_add(self, m: Self, a: Self) -> Self;
     /// `|self|` (clears the sign bit; NaN stays NaN).
     fn abs(self) -> Self;
@@ -166,6 +166,7 @@ macro_rules! scalar_lane {
             fn any(m: bool) -> bool {
                 m
             }
+            #[cfg(target_feature = "fma")]
             #[inline(always)]
             fn mul_add(self, m: $t, a: $t) -> $t {
                 <$t>::mul_add(self, m, a)

@@ -92,6 +92,23 @@ pub struct Exact {
     pub class: Class,
 }
 
+/// SPEC §1's class of the exact interval `[entry, exit]` of `[0, 1]` (`sure_miss` for an axis
+/// that rules out every `t`): the one definition the exact references share.
+pub fn class_of(sure_miss: bool, entry: &Q, exit: &Q) -> Class {
+    if sure_miss || entry > exit {
+        Class::Outside
+    } else if entry == exit {
+        Class::Touches
+    } else {
+        match (entry.is_zero(), exit.is_one()) {
+            (true, true) => Class::Inside,
+            (false, true) => Class::Enters,
+            (true, false) => Class::Exits,
+            (false, false) => Class::Crosses,
+        }
+    }
+}
+
 /// The exact clip of `s` by `r` (SPEC §1).
 pub fn exact<F: Real>(r: &Rect<F>, s: &Segment<F>) -> Exact {
     if !s.is_finite() {
@@ -125,18 +142,7 @@ pub fn exact<F: Real>(r: &Rect<F>, s: &Segment<F>) -> Exact {
         }
     }
     let parallel_miss = sx.empty || sy.empty;
-    let class = if parallel_miss || entry > exit {
-        Class::Outside
-    } else if entry == exit {
-        Class::Touches
-    } else {
-        match (entry.is_zero(), exit.is_one()) {
-            (true, true) => Class::Inside,
-            (false, true) => Class::Enters,
-            (true, false) => Class::Exits,
-            (false, false) => Class::Crosses,
-        }
-    };
+    let class = class_of(parallel_miss, &entry, &exit);
     Exact {
         valid: true,
         p0_in: inside(&x0, &y0),

@@ -5,12 +5,14 @@
 //! algorithm's, bit for bit, and `Auto` spreads large batches over rayon's current pool with
 //! the same results as one thread.
 
+use core::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::buffers::{ClipOutput, SegmentSource, Segments, SegmentsMut, Window};
 use crate::error::Error;
 use crate::geom::{Class, Rect};
-use crate::kernels::{Algorithm, SimdSlab, PARALLEL_MIN};
+use crate::kernels::{auto, Algorithm, SimdSlab, PARALLEL_MIN};
 use crate::real::Real;
 
 /// One non-empty clip of the N × M shape: segment `segment` meets rect `rect` on
@@ -57,18 +59,11 @@ impl Algorithm {
         out.check_len(n)?;
         match self {
             Algorithm::SimdSlab | Algorithm::Hybrid => SimdSlab::clip_pairwise(rects, input, out),
-            Algorithm::Auto => {
-                let piece = pieces(n);
-                for_pieces(
-                    &Window::new(input, 0..n),
-                    out.reborrow(),
-                    piece,
-                    &|w, mut o| {
-                        let (start, len) = (w.start(), w.len());
-                        SimdSlab::clip_pairwise(&rects[start..start + len], w, &mut o);
-                    },
-                );
-            }
+            Algorithm::Auto => auto::in_pieces(n, out.reborrow(), &|range, mut out| {
+                let input = Window::new(input, range.clone());
+                SimdSlab::clip_pairwise(&rects[range], &input, &mut out);
+                Ok(())
+            })?,
             scalar => {
                 for (i, rect) in rects.iter().enumerate() {
                     let seg = input.segment(i);
@@ -165,69 +160,24 @@ impl Algorithm {
             segments: Some(segments.reborrow()),
             ..Default::default()
         };
-        let kernel = self;
-        let run = |out: ClipOutput<'_, F>| {
+        // Each block of a piece is copied aside and clipped from the copy into the original.
+        let run = |_: Range<usize>, mut rest: ClipOutput<'_, F>| {
             let mut copy = Segments::nan(0);
-            let mut rest = out;
-            let mut done = 0;
-            let total = rest.segments.as_ref().map_or(0, |s| s.len());
-            while done < total {
-                let len = BLOCK.min(total - done);
+            while let Some(len) = rest.segments.as_ref().map(|s| s.len().min(BLOCK)) {
+                if len == 0 {
+                    break;
+                }
                 let (mut head, tail) = rest.split_at(len);
                 copy.copy_from(head.segments.as_mut().expect("segments output"), len);
-                kernel
-                    .clip(rect, &copy.as_ref(), &mut head)
-                    .expect("buffers sized to the block");
+                self.clip(rect, &copy.as_ref(), &mut head)?;
                 rest = tail;
-                done += len;
             }
+            Ok(())
         };
-        if self == Algorithm::Auto && n >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
-            let piece = pieces(n).next_multiple_of(BLOCK);
-            split_outputs(out, piece, &run);
+        if self == Algorithm::Auto {
+            auto::in_pieces(n, out, &run)
         } else {
-            run(out);
+            run(0..n, out)
         }
-        Ok(())
     }
-}
-
-/// The piece length `auto` splits `n` segments into.
-fn pieces(n: usize) -> usize {
-    n.div_ceil(4 * rayon::current_num_threads())
-        .max(PARALLEL_MIN / 2)
-}
-
-/// Runs `f` on pieces of at most `piece` segments of `input` and `out`, in parallel.
-fn for_pieces<F: Real, S: SegmentSource<F> + ?Sized>(
-    input: &Window<'_, S>,
-    out: ClipOutput<'_, F>,
-    piece: usize,
-    f: &(dyn Fn(&Window<'_, S>, ClipOutput<'_, F>) + Sync),
-) {
-    if input.len() <= piece {
-        return f(input, out);
-    }
-    let mid = (input.len() / 2).next_multiple_of(64).min(input.len());
-    let (in_a, in_b) = input.split_at(mid);
-    let (out_a, out_b) = out.split_at(mid);
-    rayon::join(
-        || for_pieces(&in_a, out_a, piece, f),
-        || for_pieces(&in_b, out_b, piece, f),
-    );
-}
-
-/// Runs `f` on pieces of at most `piece` segments of `out`, in parallel.
-fn split_outputs<F: Real>(
-    out: ClipOutput<'_, F>,
-    piece: usize,
-    f: &(dyn Fn(ClipOutput<'_, F>) + Sync),
-) {
-    let n = out.segments.as_ref().map_or(0, |s| s.len());
-    if n <= piece {
-        return f(out);
-    }
-    let mid = (n / 2).next_multiple_of(BLOCK).min(n);
-    let (a, b) = out.split_at(mid);
-    rayon::join(|| split_outputs(a, piece, f), || split_outputs(b, piece, f));
 }

@@ -7,9 +7,8 @@
 //! beside what the CPU could do ([`detected_level`]).
 //!
 //! Every operation used here is an IEEE operation per lane (no approximate reciprocals), `Neg`
-//! only flips the sign bit, and `mul_add` is fused in every build (the `fma` instruction where the
-//! build has it, else the software `fma` lane by lane), so a kernel run on these lanes gives the
-//! bits the same kernel gives on scalars.
+//! only flips the sign bit, and `mul_add` exists only where the build has FMA (where `wide`'s
+//! fuses), so a kernel run on these lanes gives the bits the same kernel gives on scalars.
 
 use crate::real::Lane;
 
@@ -59,19 +58,10 @@ macro_rules! wide_lane {
             fn any(m: $v) -> bool {
                 m.any()
             }
+            #[cfg(target_feature = "fma")]
             #[inline(always)]
             fn mul_add(self, m: $v, a: $v) -> $v {
-                #[cfg(target_feature = "fma")]
-                {
-                    <$v>::mul_add(self, m, a)
-                }
-                // `wide` would round twice here; one rounding per lane keeps the bits of the
-                // scalar lanes (slow, but only builds without FMA take it).
-                #[cfg(not(target_feature = "fma"))]
-                {
-                    let (x, m, a) = (self.to_array(), m.to_array(), a.to_array());
-                    <$v>::from(core::array::from_fn(|i| x[i].mul_add(m[i], a[i])))
-                }
+                <$v>::mul_add(self, m, a)
             }
             #[inline(always)]
             fn abs(self) -> $v {

@@ -11,6 +11,9 @@
 //! The boundary parameter, the slab, the intersection of the two slabs and the finishing step
 //! are the functions segment clipping uses (`kernels/contract.rs`, `kernels/slab.rs`); only the
 //! denominator differs: a ray's direction `D` is exact, where a segment's `P1 − P0` is rounded.
+//!
+//! A hit whose entry parameter lies beyond the float range cannot be reported and is a miss:
+//! once both parameters overflow to `∞`, a hit and a miss look alike, so none is claimed.
 
 use super::{check_len, check_opt, check_t_max, put, put_lanes, RayLanes, RaysRef};
 use crate::error::Error;

@@ -13,6 +13,8 @@
 //! segment alone, so the output is bit-identical whatever the thread count or the split. Both
 //! thresholds were measured on the development machine: see the README's "Speed" section.
 
+use core::ops::Range;
+
 use super::contract::RectLanes;
 use super::hybrid::prefilter;
 use super::{Algorithm, ClipKernel, Hybrid, SimdSlab};
@@ -70,21 +72,16 @@ pub(super) fn clip<F: Real, S: SegmentSource<F> + ?Sized>(
     let n = input.len();
     out.check_len(n)?;
     let kernel = choose(rect, input);
-    let threads = rayon::current_num_threads();
-    if n < PARALLEL_MIN || threads < 2 {
+    if n < PARALLEL_MIN || rayon::current_num_threads() < 2 {
+        // The batch itself, not a window over it: the kernel is instantiated for `S` directly.
         return run(kernel, rect, input, out);
     }
-    let piece = n.div_ceil(4 * threads).max(PARALLEL_MIN / 2);
-    split(
-        kernel,
-        rect,
-        &Window::new(input, 0..n),
-        out.reborrow(),
-        piece,
-    )
+    in_pieces(n, out.reborrow(), &|range, mut out| {
+        run(kernel, rect, &Window::new(input, range), &mut out)
+    })
 }
 
-/// The kernel on one piece.
+/// The chosen kernel on one batch or piece.
 fn run<F: Real, S: SegmentSource<F> + ?Sized>(
     kernel: Algorithm,
     rect: &Rect<F>,
@@ -97,25 +94,41 @@ fn run<F: Real, S: SegmentSource<F> + ?Sized>(
     }
 }
 
-/// Halves `input` and `out` until the pieces are at most `piece` long, in parallel.
-fn split<F: Real, S: SegmentSource<F> + ?Sized>(
-    kernel: Algorithm,
-    rect: &Rect<F>,
-    input: &Window<'_, S>,
-    mut out: ClipOutput<'_, F>,
-    piece: usize,
+/// The piece function of [`in_pieces`]: a range of the batch and the outputs of that range.
+pub(crate) type PieceFn<'f, F> =
+    dyn Fn(Range<usize>, ClipOutput<'_, F>) -> Result<(), Error> + Sync + 'f;
+
+/// Runs `f` on pieces covering `0..n` with their outputs (`out` covers `0..n`): the whole batch
+/// on the calling thread below [`PARALLEL_MIN`] segments or with one thread; else halves (at
+/// multiples of 64, so every piece but the last is whole vectors) down to about
+/// `n / (4 · threads)`, in parallel with `rayon::join`. How `auto` and the `auto` batch shapes
+/// use threads.
+pub(crate) fn in_pieces<F: Real>(
+    n: usize,
+    out: ClipOutput<'_, F>,
+    f: &PieceFn<'_, F>,
 ) -> Result<(), Error> {
-    let n = input.len();
-    if n <= piece {
-        return run(kernel, rect, input, &mut out);
+    let threads = rayon::current_num_threads();
+    if n < PARALLEL_MIN || threads < 2 {
+        return f(0..n, out);
     }
-    // A multiple of 64 keeps every piece but the last made of whole vectors.
-    let mid = (n / 2).next_multiple_of(64).min(n);
-    let (in_a, in_b) = input.split_at(mid);
-    let (out_a, out_b) = out.split_at(mid);
+    halve(0..n, out, n.div_ceil(4 * threads).max(PARALLEL_MIN / 2), f)
+}
+
+fn halve<F: Real>(
+    range: Range<usize>,
+    out: ClipOutput<'_, F>,
+    piece: usize,
+    f: &PieceFn<'_, F>,
+) -> Result<(), Error> {
+    if range.len() <= piece {
+        return f(range, out);
+    }
+    let mid = range.start + (range.len() / 2).next_multiple_of(64).min(range.len());
+    let (out_a, out_b) = out.split_at(mid - range.start);
     let (a, b) = rayon::join(
-        || split(kernel, rect, &in_a, out_a, piece),
-        || split(kernel, rect, &in_b, out_b, piece),
+        || halve(range.start..mid, out_a, piece, f),
+        || halve(mid..range.end, out_b, piece, f),
     );
     a.and(b)
 }

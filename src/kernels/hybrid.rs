@@ -49,6 +49,28 @@ pub(crate) fn prefilter<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (L::Mask, 
     (inside, inside | ((left | right | below | above) & finite))
 }
 
+/// One chunk: the trivial answers when the prefilter settles every lane, else the slab.
+#[inline(always)]
+fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Finished<L> {
+    use crate::Real;
+    let (inside, trivial) = prefilter(r, s);
+    if L::any(!trivial) {
+        return finish(r, s, slab_raw(r, s));
+    }
+    let (zero, one, nan) = (
+        L::splat(L::Scalar::ZERO),
+        L::splat(L::Scalar::ONE),
+        L::splat(L::Scalar::NAN),
+    );
+    Finished {
+        valid: zero.eq_(zero),
+        t_entry: L::select(inside, zero, nan),
+        t_exit: L::select(inside, one, nan),
+        entry_y: zero.lt(zero),
+        exit_y: zero.lt(zero),
+    }
+}
+
 impl ClipKernel for Hybrid {
     const NAME: &'static str = "hybrid";
 
@@ -66,27 +88,8 @@ impl ClipKernel for Hybrid {
         let n = input.len();
         out.check_len(n)?;
         let r = RectLanes::<F::Simd>::splat(rect);
-        let (zero, one, nan) = (
-            F::Simd::splat(F::ZERO),
-            F::Simd::splat(F::ONE),
-            F::Simd::splat(F::NAN),
-        );
         let full = for_each_chunk(input, |i, s| {
-            let (inside, trivial) = prefilter(&r, &s);
-            // Branch once per chunk: the slab unless every lane is trivial.
-            let open = F::Simd::select(trivial, zero, one);
-            let f = if F::Simd::any(open.eq_(one)) {
-                finish(&r, &s, slab_raw(&r, &s))
-            } else {
-                Finished {
-                    valid: zero.eq_(zero),
-                    t_entry: F::Simd::select(inside, zero, nan),
-                    t_exit: F::Simd::select(inside, one, nan),
-                    entry_y: zero.lt(zero),
-                    exit_y: zero.lt(zero),
-                }
-            };
-            store_chunk(out, i, &r, &s, &f);
+            store_chunk(out, i, &r, &s, &clip_chunk(&r, &s));
         });
         for i in full..n {
             let seg = input.segment(i);

@@ -16,7 +16,7 @@
 
 pub(crate) mod contract;
 
-mod auto;
+pub(crate) mod auto;
 mod cohen_sutherland;
 mod hybrid;
 mod liang_barsky;

@@ -8,7 +8,7 @@
 use num_traits::{One, Signed, Zero};
 use slabclip::{Class, Real, Rect};
 
-use super::reference::{q, slab, Q};
+use super::reference::{class_of, q, slab, Q};
 
 /// `a × b`.
 pub fn cross(ax: &Q, ay: &Q, bx: &Q, by: &Q) -> Q {
@@ -314,18 +314,7 @@ pub fn segment_polygon(p: &QPoly, g: &QSeg) -> ExactPolyClip {
             }
         }
     }
-    let class = if sure_miss || entry > exit {
-        Class::Outside
-    } else if entry == exit {
-        Class::Touches
-    } else {
-        match (entry.is_zero(), exit.is_one()) {
-            (true, true) => Class::Inside,
-            (false, true) => Class::Enters,
-            (true, false) => Class::Exits,
-            (false, false) => Class::Crosses,
-        }
-    };
+    let class = class_of(sure_miss, &entry, &exit);
     ExactPolyClip {
         p0_in,
         p1_in,
