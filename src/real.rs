@@ -34,6 +34,8 @@ pub trait Lane:
         + Not<Output = Self::Mask>;
     /// The scalar type of one lane.
     type Scalar: Real;
+    /// How many lanes: 1 for a scalar.
+    const WIDTH: usize;
 
     /// Every lane set to `x`.
     fn splat(x: Self::Scalar) -> Self;
@@ -56,6 +58,10 @@ pub trait Lane:
     fn abs(self) -> Self;
     /// The square root, correctly rounded (IEEE), lane by lane.
     fn sqrt(self) -> Self;
+    /// Writes the lanes to `out[..WIDTH]`. Panics if `out` is shorter.
+    fn write(self, out: &mut [Self::Scalar]);
+    /// Lane `l` set to `f(l)`.
+    fn from_fn(f: impl FnMut(usize) -> Self::Scalar) -> Self;
 
     /// `self > o`.
     #[inline(always)]
@@ -125,8 +131,17 @@ pub trait Real:
     const LANES: usize;
     /// Loads the first [`Real::LANES`] values of `s` into a vector. Panics if `s` is shorter.
     fn load(s: &[Self]) -> Self::Simd;
-    /// Stores a vector into the first [`Real::LANES`] values of `out`. Panics if `out` is shorter.
-    fn store(v: Self::Simd, out: &mut [Self]);
+}
+
+/// Writes `f` of each lane of `v` to `out[..L::WIDTH]` (for outputs that are not floats:
+/// class bytes, indices). Panics if `out` is shorter.
+#[inline(always)]
+pub(crate) fn write_as<L: Lane, T>(v: L, out: &mut [T], f: impl Fn(L::Scalar) -> T) {
+    let mut lanes = [L::Scalar::ZERO; 16];
+    v.write(&mut lanes);
+    for (dst, x) in out[..L::WIDTH].iter_mut().zip(lanes) {
+        *dst = f(x);
+    }
 }
 
 macro_rules! scalar_lane {
@@ -134,6 +149,7 @@ macro_rules! scalar_lane {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
+            const WIDTH: usize = 1;
             #[inline(always)]
             fn splat(x: $t) -> $t {
                 x
@@ -179,6 +195,14 @@ macro_rules! scalar_lane {
             fn sqrt(self) -> $t {
                 <$t>::sqrt(self)
             }
+            #[inline(always)]
+            fn write(self, out: &mut [$t]) {
+                out[0] = self;
+            }
+            #[inline(always)]
+            fn from_fn(mut f: impl FnMut(usize) -> $t) -> $t {
+                f(0)
+            }
         }
 
         impl Real for $t {
@@ -214,10 +238,6 @@ macro_rules! scalar_lane {
             fn load(s: &[$t]) -> $simd {
                 let a: [$t; Self::LANES] = s[..Self::LANES].try_into().expect("a full vector");
                 <$simd>::new(a)
-            }
-            #[inline(always)]
-            fn store(v: $simd, out: &mut [$t]) {
-                out[..Self::LANES].copy_from_slice(v.as_array());
             }
         }
     };

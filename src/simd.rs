@@ -30,6 +30,7 @@ macro_rules! wide_lane {
         impl Lane for $v {
             type Mask = $v;
             type Scalar = $t;
+            const WIDTH: usize = core::mem::size_of::<$v>() / core::mem::size_of::<$t>();
             #[inline(always)]
             fn splat(x: $t) -> $v {
                 <$v>::splat(x)
@@ -70,6 +71,14 @@ macro_rules! wide_lane {
             #[inline(always)]
             fn sqrt(self) -> $v {
                 <$v>::sqrt(self)
+            }
+            #[inline(always)]
+            fn write(self, out: &mut [$t]) {
+                out[..Self::WIDTH].copy_from_slice(self.as_array());
+            }
+            #[inline(always)]
+            fn from_fn(f: impl FnMut(usize) -> $t) -> $v {
+                <$v>::new(core::array::from_fn(f))
             }
         }
     };

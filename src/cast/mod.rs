@@ -294,28 +294,22 @@ pub(crate) fn split_opt<T>(
     }
 }
 
-/// Stores a vector into `out[i..]` when the output was asked for.
+/// Writes the lanes of `v` to `out[i..]` when the output was asked for.
 #[inline(always)]
-pub(crate) fn put_lanes<F: Real>(out: &mut Option<&mut [F]>, i: usize, v: F::Simd) {
+pub(crate) fn put<L: Lane>(out: &mut Option<&mut [L::Scalar]>, i: usize, v: L) {
     if let Some(o) = out.as_deref_mut() {
-        F::store(v, &mut o[i..]);
-    }
-}
-
-/// Stores a scalar into `out[i]` when the output was asked for.
-#[inline(always)]
-pub(crate) fn put<T>(out: &mut Option<&mut [T]>, i: usize, v: T) {
-    if let Some(o) = out.as_deref_mut() {
-        o[i] = v;
+        v.write(&mut o[i..]);
     }
 }
 
 /// The unit vector along `(x, y)`, computed without overflow or underflow (the vector is first
 /// scaled by its largest component); `(0, 0)` gives NaN.
-pub(crate) fn unit<F: Real>(x: F, y: F) -> (F, F) {
-    let ax = if x < F::ZERO { -x } else { x };
-    let ay = if y < F::ZERO { -y } else { y };
-    let m = if ax > ay { ax } else { ay };
+#[inline(always)]
+pub(crate) fn unit<L: Lane>(x: L, y: L) -> (L, L) {
+    let zero = L::splat(L::Scalar::ZERO);
+    let ax = L::select(x.lt(zero), -x, x);
+    let ay = L::select(y.lt(zero), -y, y);
+    let m = L::select(ay.lt(ax), ax, ay);
     let (sx, sy) = (x / m, y / m);
     let len = (sx * sx + sy * sy).sqrt();
     (sx / len, sy / len)
@@ -327,15 +321,20 @@ pub(crate) trait SplitOutput: Sized + Send {
     fn split_at(self, mid: usize) -> (Self, Self);
 }
 
-/// The batch driver of the ray queries: rayon over chunks of [`CHUNK`] rays; in each chunk,
-/// `lanes` on SIMD vectors and `scalar` on the tail — the same generic kernel at two lane types
-/// — each giving three numbers per ray, which `store` finishes and writes.
+/// A ray query as the batch driver runs it: answer the `L::WIDTH` rays in `rays` and write the
+/// answers to `out` from index `i`. One generic body for the SIMD lanes and the scalar tail,
+/// which is why both give the same bits.
+pub(crate) trait RayQuery<F: Real, O>: Sync {
+    /// Answers and writes rays `i .. i + L::WIDTH`.
+    fn run<L: Lane<Scalar = F>>(&self, out: &mut O, i: usize, rays: &RayLanes<L>);
+}
+
+/// The batch driver of the ray queries: rayon over chunks of [`CHUNK`] rays; in each chunk the
+/// query on SIMD vectors, then on scalars for the tail.
 pub(crate) fn drive<F: Real, O: SplitOutput>(
     rays: &RaysRef<'_, F>,
     out: O,
-    lanes: impl Fn(&RayLanes<F::Simd>) -> [F::Simd; 3] + Sync,
-    scalar: impl Fn(&RayLanes<F>) -> [F; 3] + Sync,
-    store: impl Fn(&mut O, usize, &RayLanes<F>, [F; 3]) + Sync,
+    query: &impl RayQuery<F, O>,
 ) {
     use rayon::prelude::*;
     let n = rays.len();
@@ -350,22 +349,11 @@ pub(crate) fn drive<F: Real, O: SplitOutput>(
         let rays = rays.slice(start, (start + CHUNK).min(n));
         let m = rays.len();
         let full = m - m % F::LANES;
-        let mut buf = [[F::ZERO; 16]; 3];
         for i in (0..full).step_by(F::LANES) {
-            let v = lanes(&rays.lanes(i));
-            for (b, v) in buf.iter_mut().zip(v) {
-                F::store(v, b);
-            }
-            let [a, b, c] = &buf;
-            for (l, ((&a, &b), &c)) in a.iter().zip(b).zip(c).take(F::LANES).enumerate() {
-                let ray = RayLanes::from(rays.ray(i + l));
-                store(&mut o, i + l, &ray, [a, b, c]);
-            }
+            query.run(&mut o, i, &rays.lanes(i));
         }
         for i in full..m {
-            let ray = RayLanes::from(rays.ray(i));
-            let v = scalar(&ray);
-            store(&mut o, i, &ray, v);
+            query.run(&mut o, i, &RayLanes::from(rays.ray(i)));
         }
     });
 }

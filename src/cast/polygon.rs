@@ -70,6 +70,14 @@ impl<F: Real> ConvexPolygon<F> {
             (x.to_f64(), y.to_f64())
         };
         let m = kept.len();
+        // The kernels carry an edge's position in a float lane.
+        let exact = if core::mem::size_of::<F>() == 4 { 1 << 24 } else { 1 << 53 };
+        if m > exact {
+            return bad(format!(
+                "{m} edges is more than {} can index exactly ({exact})",
+                F::DTYPE
+            ));
+        }
         let (x0, y0) = p(0);
         let mut area2 = 0.0;
         for k in 1..m - 1 {

@@ -20,10 +20,11 @@
 
 use super::polygon::ConvexPolygon;
 use super::{
-    check_opt, check_t_max, drive, put, split_opt, RayLanes, RaysRef, SplitOutput, NO_HIT,
+    check_opt, check_t_max, drive, put, split_opt, RayLanes, RayQuery, RaysRef, SplitOutput,
+    NO_HIT,
 };
 use crate::error::Error;
-use crate::real::{Lane, Real};
+use crate::real::{write_as, Lane, Real};
 
 /// What a ray whose origin lies in the closed polygon reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,13 +53,44 @@ pub struct PolygonHit<F> {
     pub inside: bool,
 }
 
-/// Every lane's answer before the per-ray gathers: `t`, the kept edge's position as a float
-/// (−1 for none)
-/// and the inside flag as `1`/`0`.
-struct LaneHits<L> {
+/// Every lane's answer: `t`, the kept edge's position as a float (−1 for none) and its outward
+/// normal (NaN for none), and whether the origin is in the closed polygon.
+struct LaneHits<L: Lane> {
     t: L,
     j: L,
-    inside: L,
+    nx: L,
+    ny: L,
+    inside: L::Mask,
+}
+
+/// The best edge so far on one side (entering or leaving), per lane.
+#[derive(Clone, Copy)]
+struct Best<L> {
+    t: L,
+    j: L,
+    nx: L,
+    ny: L,
+}
+
+impl<L: Lane> Best<L> {
+    #[inline(always)]
+    fn keep(&mut self, better: L::Mask, t: L, j: L, nx: L, ny: L) {
+        self.t = L::select(better, t, self.t);
+        self.j = L::select(better, j, self.j);
+        self.nx = L::select(better, nx, self.nx);
+        self.ny = L::select(better, ny, self.ny);
+    }
+
+    /// Where `m`, this; else `other`.
+    #[inline(always)]
+    fn or(self, m: L::Mask, other: Best<L>) -> Best<L> {
+        Best {
+            t: L::select(m, self.t, other.t),
+            j: L::select(m, self.j, other.j),
+            nx: L::select(m, self.nx, other.nx),
+            ny: L::select(m, self.ny, other.ny),
+        }
+    }
 }
 
 #[inline(always)]
@@ -71,77 +103,50 @@ fn cast_lanes<L: Lane>(
     let zero = L::splat(L::Scalar::ZERO);
     let tiny = L::splat(L::Scalar::TINY);
     let inf = L::splat(L::Scalar::INFINITY);
-    let none = L::splat(L::Scalar::from_f64(-1.0));
-    let (mut entry, mut entry_j) = (zero, none);
-    let (mut exit, mut exit_j) = (inf, none);
+    let nan = L::splat(L::Scalar::NAN);
+    let none = Best {
+        t: nan,
+        j: L::splat(L::Scalar::from_f64(-1.0)),
+        nx: nan,
+        ny: nan,
+    };
+    let mut entry = Best { t: zero, ..none };
+    let mut exit = Best { t: inf, ..none };
     let mut inside = ray.valid();
     let mut miss = !inside;
     // Edges are kept in increasing input index, so "first strictly better" is "lowest index".
-    let edges = p.vx.iter().zip(&p.vy).zip(p.ex.iter().zip(&p.ey));
+    let edges = (p.vx.iter().zip(&p.vy))
+        .zip(p.ex.iter().zip(&p.ey))
+        .zip(p.nx.iter().zip(&p.ny));
     let mut k = L::Scalar::ZERO;
-    for ((&vx, &vy), (&ex, &ey)) in edges {
+    for (((&vx, &vy), (&ex, &ey)), (&nx, &ny)) in edges {
         let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
-        let j = L::splat(k);
+        let (j, nx, ny) = (L::splat(k), L::splat(nx), L::splat(ny));
         k = k + L::Scalar::ONE;
         let f0 = ex * (ray.oy - vy) - ey * (ray.ox - vx);
         let fd = ex * ray.dy - ey * ray.dx;
         let out = f0.lt(zero);
         inside = inside & !out;
         miss = miss | (out & fd.le(zero));
-        let t_in = -f0 / fd;
-        let t_in = L::select(t_in.eq_(zero), tiny, t_in);
-        let enters = out & zero.lt(fd) & entry.lt(t_in);
-        entry = L::select(enters, t_in, entry);
-        entry_j = L::select(enters, j, entry_j);
-        let t_out = f0 / -fd + zero;
-        let leaves = !out & fd.lt(zero) & t_out.lt(exit);
-        exit = L::select(leaves, t_out, exit);
-        exit_j = L::select(leaves, j, exit_j);
+        // One quotient for both sides: `−f0/fd` is `f0/(−fd)` bit for bit.
+        let t = -f0 / fd;
+        let t_in = L::select(t.eq_(zero), tiny, t);
+        entry.keep(out & zero.lt(fd) & entry.t.lt(t_in), t_in, j, nx, ny);
+        let t_out = t + zero;
+        exit.keep(!out & fd.lt(zero) & t_out.lt(exit.t), t_out, j, nx, ny);
     }
-    let nan = L::splat(L::Scalar::NAN);
-    let hit = !inside & !miss & entry.le(exit) & entry.le(t_max);
-    let (t_in, j_in) = match mode {
-        InsideMode::Origin => (zero, none),
-        InsideMode::Exit => {
-            let leaves = exit.le(t_max) & exit.lt(inf);
-            (
-                L::select(leaves, exit, nan),
-                L::select(leaves, exit_j, none),
-            )
-        }
+    let hit = !inside & !miss & entry.t.le(exit.t) & entry.t.le(t_max);
+    let at_inside = match mode {
+        InsideMode::Origin => Best { t: zero, ..none },
+        InsideMode::Exit => exit.or(exit.t.le(t_max) & exit.t.lt(inf), none),
     };
+    let b = at_inside.or(inside, entry.or(hit, none));
     LaneHits {
-        t: L::select(inside, t_in, L::select(hit, entry, nan)),
-        j: L::select(inside, j_in, L::select(hit, entry_j, none)),
-        inside: L::select(inside, L::splat(L::Scalar::ONE), zero),
-    }
-}
-
-/// The finished hit of one ray from its lane's answer: point and normal.
-fn finish_one<F: Real>(
-    p: &ConvexPolygon<F>,
-    ray: &RayLanes<F>,
-    t: F,
-    j: F,
-    inside: F,
-) -> PolygonHit<F> {
-    let (edge, normal) = if j < F::ZERO {
-        (NO_HIT, (F::NAN, F::NAN))
-    } else {
-        let k = j.to_f64() as usize;
-        (p.index[k], (p.nx[k], p.ny[k]))
-    };
-    let point = if t.to_f64().is_nan() {
-        (F::NAN, F::NAN)
-    } else {
-        ray.at(t)
-    };
-    PolygonHit {
-        t,
-        point,
-        normal,
-        edge,
-        inside: inside == F::ONE,
+        t: b.t,
+        j: b.j,
+        nx: b.nx,
+        ny: b.ny,
+        inside,
     }
 }
 
@@ -156,7 +161,23 @@ pub fn cast_polygon_one<F: Real>(
     check_t_max(t_max)?;
     let r = RayLanes::from(*ray);
     let h = cast_lanes(poly, &r, t_max, mode);
-    Ok(finish_one(poly, &r, h.t, h.j, h.inside))
+    Ok(PolygonHit {
+        t: h.t,
+        point: r.at(h.t),
+        normal: (h.nx, h.ny),
+        edge: edge_index(poly, h.j),
+        inside: h.inside,
+    })
+}
+
+/// The input index of the kept edge at position `j`, [`NO_HIT`] for `j = −1`.
+#[inline(always)]
+fn edge_index<F: Real>(p: &ConvexPolygon<F>, j: F) -> u32 {
+    if j < F::ZERO {
+        NO_HIT
+    } else {
+        p.index[j.to_f64() as usize]
+    }
 }
 
 /// Where ray × polygon results go; `None` outputs are skipped. Each buffer must be as long as
@@ -188,16 +209,6 @@ impl<F: Real> PolygonCastOutput<'_, F> {
         check_opt("ny", n, &self.ny)?;
         check_opt("edge", n, &self.edge)?;
         check_opt("inside", n, &self.inside)
-    }
-
-    fn store(&mut self, i: usize, h: &PolygonHit<F>) {
-        put(&mut self.t, i, h.t);
-        put(&mut self.x, i, h.point.0);
-        put(&mut self.y, i, h.point.1);
-        put(&mut self.nx, i, h.normal.0);
-        put(&mut self.ny, i, h.normal.1);
-        put(&mut self.edge, i, h.edge);
-        put(&mut self.inside, i, h.inside as u8);
     }
 }
 
@@ -247,18 +258,41 @@ pub fn cast_polygon<F: Real>(
     check_t_max(t_max)?;
     let n = rays.len();
     out.check(n)?;
-    drive(
-        rays,
-        out,
-        |r| {
-            let h = cast_lanes(poly, r, F::Simd::splat(t_max), mode);
-            [h.t, h.j, h.inside]
-        },
-        |r| {
-            let h = cast_lanes(poly, r, t_max, mode);
-            [h.t, h.j, h.inside]
-        },
-        |o, i, r, [t, j, inside]| o.store(i, &finish_one(poly, r, t, j, inside)),
-    );
+    drive(rays, out, &Query { poly, t_max, mode });
     Ok(())
+}
+
+/// [`cast_polygon`] for the batch driver.
+struct Query<'p, F> {
+    poly: &'p ConvexPolygon<F>,
+    t_max: F,
+    mode: InsideMode,
+}
+
+impl<F: Real> RayQuery<F, PolygonCastOutput<'_, F>> for Query<'_, F> {
+    #[inline(always)]
+    fn run<L: Lane<Scalar = F>>(
+        &self,
+        o: &mut PolygonCastOutput<'_, F>,
+        i: usize,
+        r: &RayLanes<L>,
+    ) {
+        let h = cast_lanes(self.poly, r, L::splat(self.t_max), self.mode);
+        put(&mut o.t, i, h.t);
+        if o.x.is_some() || o.y.is_some() {
+            let (x, y) = r.at(h.t);
+            put(&mut o.x, i, x);
+            put(&mut o.y, i, y);
+        }
+        put(&mut o.nx, i, h.nx);
+        put(&mut o.ny, i, h.ny);
+        if let Some(e) = o.edge.as_deref_mut() {
+            write_as(h.j, &mut e[i..], |j| edge_index(self.poly, j));
+        }
+        if let Some(k) = o.inside.as_deref_mut() {
+            let one = L::splat(F::ONE);
+            let flag = L::select(h.inside, one, L::splat(F::ZERO));
+            write_as(flag, &mut k[i..], |v| (v == F::ONE) as u8);
+        }
+    }
 }

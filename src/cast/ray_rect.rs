@@ -15,12 +15,13 @@
 //! A hit whose entry parameter lies beyond the float range cannot be reported and is a miss:
 //! once both parameters overflow to `∞`, a hit and a miss look alike, so none is claimed.
 
-use super::{check_len, check_opt, check_t_max, put, put_lanes, RayLanes, RaysRef};
+use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{finish_range, ray_axis_slab, Ends, Finished, Raw, RectLanes};
 use crate::kernels::slab::intersect_slabs;
-use crate::real::{Lane, Real};
+use crate::kernels::simd_slab::{Broadcast, RectSource};
+use crate::real::{write_as, Lane, Real};
 
 /// One ray against one rect.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,25 +117,35 @@ impl<F: Real> RectCastOutput<'_, F> {
         check_opt("class", n, &self.class)
     }
 
-    fn store_one(&mut self, i: usize, r: &RayRect<F>) {
-        put(&mut self.t_entry, i, r.t_entry);
-        put(&mut self.t_exit, i, r.t_exit);
-        put(&mut self.class, i, r.class as u8);
-    }
-
-    fn store_lanes(&mut self, i: usize, f: &Finished<F::Simd>, t_max: F::Simd) {
-        put_lanes(&mut self.t_entry, i, f.t_entry);
-        put_lanes(&mut self.t_exit, i, f.t_exit);
+    /// Writes the answers of the `L::WIDTH` rays from `i`.
+    #[inline(always)]
+    fn store<L: Lane<Scalar = F>>(&mut self, i: usize, f: &Finished<L>, t_max: L) {
+        put(&mut self.t_entry, i, f.t_entry);
+        put(&mut self.t_exit, i, f.t_exit);
         if let Some(k) = self.class.as_deref_mut() {
-            let mut codes = [F::ZERO; 16];
-            F::store(
-                Class::code_lanes_upto(f.valid, f.t_entry, f.t_exit, t_max),
-                &mut codes,
-            );
-            for (dst, c) in k[i..i + F::LANES].iter_mut().zip(codes) {
-                *dst = c.to_bits_u64() as u8;
-            }
+            let codes = Class::code_lanes_upto(f.valid, f.t_entry, f.t_exit, t_max);
+            write_as(codes, &mut k[i..], |c| c.to_bits_u64() as u8);
         }
+    }
+}
+
+/// Ray `i` against `rects.rect(i)`, for every ray: SIMD lanes with a scalar tail.
+fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
+    rects: &R,
+    rays: &RaysRef<'_, F>,
+    t_max: F,
+    out: &mut RectCastOutput<'_, F>,
+) {
+    let n = rays.len();
+    let tm = F::Simd::splat(t_max);
+    let full = n - n % F::LANES;
+    for i in (0..full).step_by(F::LANES) {
+        let f = ray_rect_lanes(&rects.lanes(i), &rays.lanes(i), tm);
+        out.store(i, &f, tm);
+    }
+    for i in full..n {
+        let r = RectLanes::splat(&rects.rect(i));
+        out.store(i, &ray_rect_lanes(&r, &RayLanes::from(rays.ray(i)), t_max), t_max);
     }
 }
 
@@ -151,16 +162,7 @@ pub fn cast_rect<F: Real>(
     check_t_max(t_max)?;
     let n = rays.len();
     out.check(n)?;
-    let r = RectLanes::<F::Simd>::splat(rect);
-    let tm = F::Simd::splat(t_max);
-    let full = n - n % F::LANES;
-    for i in (0..full).step_by(F::LANES) {
-        let f = ray_rect_lanes(&r, &rays.lanes(i), tm);
-        out.store_lanes(i, &f, tm);
-    }
-    for i in full..n {
-        out.store_one(i, &one(rect, RayLanes::from(rays.ray(i)), t_max));
-    }
+    cast_with(&Broadcast::new(rect), rays, t_max, out);
     Ok(())
 }
 
@@ -178,27 +180,6 @@ pub fn cast_rects<F: Real>(
     let n = rays.len();
     check_len("rects", n, rects.len())?;
     out.check(n)?;
-    let tm = F::Simd::splat(t_max);
-    let full = n - n % F::LANES;
-    for i in (0..full).step_by(F::LANES) {
-        let mut g = [[F::ZERO; 16]; 4];
-        for (l, rect) in rects[i..i + F::LANES].iter().enumerate() {
-            g[0][l] = rect.xmin();
-            g[1][l] = rect.ymin();
-            g[2][l] = rect.xmax();
-            g[3][l] = rect.ymax();
-        }
-        let r = RectLanes {
-            xmin: F::load(&g[0]),
-            ymin: F::load(&g[1]),
-            xmax: F::load(&g[2]),
-            ymax: F::load(&g[3]),
-        };
-        let f = ray_rect_lanes(&r, &rays.lanes(i), tm);
-        out.store_lanes(i, &f, tm);
-    }
-    for (i, rect) in rects.iter().enumerate().skip(full) {
-        out.store_one(i, &one(rect, RayLanes::from(rays.ray(i)), t_max));
-    }
+    cast_with(rects, rays, t_max, out);
     Ok(())
 }

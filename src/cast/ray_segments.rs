@@ -22,11 +22,12 @@
 //! batch may hold at most 2^24 segments in `f32` (2^53 in `f64`); more is an error.
 
 use super::{
-    check_opt, check_t_max, drive, put, split_opt, unit, RayLanes, RaysRef, SplitOutput, NO_HIT,
+    check_opt, check_t_max, drive, put, split_opt, unit, RayLanes, RayQuery, RaysRef, SplitOutput,
+    NO_HIT,
 };
 use crate::buffers::SegmentsRef;
 use crate::error::Error;
-use crate::real::{Lane, Real};
+use crate::real::{write_as, Lane, Real};
 
 /// The closest hit of one ray.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,11 +58,13 @@ impl<F: Real> SegmentHit<F> {
     }
 }
 
-/// The best hit so far, per lane.
+/// The best hit so far, per lane. Its `s` is kept as the fraction `sn / ad`, divided once at
+/// the end (the same quotient as dividing at each hit, one division per test fewer).
 #[derive(Clone, Copy)]
 struct Best<L> {
     t: L,
-    s: L,
+    sn: L,
+    ad: L,
     /// The segment index, as a float (exact below 2^24 in `f32`).
     j: L,
 }
@@ -94,7 +97,7 @@ fn test_segment<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>, j: L, bes
     let crossing = zero.lt(ad) & zero.le(tp) & zero.le(sp) & sp.le(ad);
     // `+ 0` turns a `-0.0` quotient into `+0.0`.
     let mut t = tp / ad + zero;
-    let mut s = sp / ad + zero;
+    let (mut sn, mut ad) = (sp, ad);
     let mut hit = crossing & t.le(t_max);
 
     let collinear = den.eq_(zero) & sn.eq_(zero);
@@ -117,12 +120,14 @@ fn test_segment<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>, j: L, bes
         let so = L::select(so.lt(zero), zero, L::select(one.lt(so), one, so)) + zero;
         let sc = L::select(ahead, L::select(a_first, zero, one), so);
         t = L::select(col_hit, tc, t);
-        s = L::select(col_hit, sc, s);
+        sn = L::select(col_hit, sc, sn);
+        ad = L::select(col_hit, one, ad);
         hit = hit | col_hit;
     }
     let better = hit & t.lt(best.t);
     best.t = L::select(better, t, best.t);
-    best.s = L::select(better, s, best.s);
+    best.sn = L::select(better, sn, best.sn);
+    best.ad = L::select(better, ad, best.ad);
     best.j = L::select(better, j, best.j);
 }
 
@@ -132,7 +137,8 @@ fn closest<L: Lane>(ray: &RayLanes<L>, t_max: L, segs: &SegmentsRef<'_, L::Scala
     let inf = L::splat(L::Scalar::INFINITY);
     let mut best = Best {
         t: inf,
-        s: inf,
+        sn: inf,
+        ad: inf,
         j: inf,
     };
     let (x0, y0, x1, y1) = segs.columns();
@@ -158,38 +164,54 @@ fn closest<L: Lane>(ray: &RayLanes<L>, t_max: L, segs: &SegmentsRef<'_, L::Scala
     best
 }
 
-/// The finished hit of one ray from its lane's best: NaN and [`NO_HIT`] on a miss, and the
-/// normal of the winning segment.
-fn finish_one<F: Real>(
-    ray: &RayLanes<F>,
-    t: F,
-    s: F,
-    j: F,
-    segs: &SegmentsRef<'_, F>,
-) -> SegmentHit<F> {
-    if t.to_f64().is_nan() || t == F::INFINITY {
-        return SegmentHit::MISS;
-    }
-    let index = j.to_f64() as usize;
-    let (x0, y0, x1, y1) = segs.columns();
-    let (ex, ey) = (x1[index] - x0[index], y1[index] - y0[index]);
-    let normal = if ex == F::ZERO && ey == F::ZERO {
-        let (ux, uy) = unit(ray.dx, ray.dy);
-        (-ux, -uy)
+/// The finished answers of every lane: `t` and `s` (NaN on a miss), the segment index as a
+/// float (NaN on a miss).
+#[inline(always)]
+fn finish<L: Lane>(b: &Best<L>) -> (L, L, L) {
+    let zero = L::splat(L::Scalar::ZERO);
+    let nan = L::splat(L::Scalar::NAN);
+    let hit = b.t.lt(L::splat(L::Scalar::INFINITY));
+    let s = b.sn / b.ad + zero;
+    (
+        L::select(hit, b.t, nan),
+        L::select(hit, s, nan),
+        L::select(hit, b.j, nan),
+    )
+}
+
+/// The segment index from its float lane, [`NO_HIT`] for NaN.
+#[inline(always)]
+fn index_of<F: Real>(j: F) -> u32 {
+    if j.to_f64().is_nan() {
+        NO_HIT
     } else {
-        let (nx, ny) = unit(-ey, ex);
-        if nx * ray.dx + ny * ray.dy > F::ZERO {
-            (-nx, -ny)
-        } else {
-            (nx, ny)
-        }
-    };
-    SegmentHit {
-        t,
-        s,
-        index: index as u32,
-        normal,
+        j.to_f64() as u32
     }
+}
+
+/// The unit normal of the segments `j` (one per lane), turned to face the ray: `(−ey, ex)/|E|`
+/// or its opposite, so that `n · D ≤ 0`; for a zero-length segment `−D/|D|`. NaN where `j` is.
+#[inline(always)]
+fn normal<L: Lane>(ray: &RayLanes<L>, j: L, segs: &SegmentsRef<'_, L::Scalar>) -> (L, L) {
+    let zero = L::splat(L::Scalar::ZERO);
+    let mut lanes = [L::Scalar::ZERO; 16];
+    j.write(&mut lanes);
+    let (x0, y0, x1, y1) = segs.columns();
+    let edge = |c1: &[L::Scalar], c0: &[L::Scalar]| {
+        L::from_fn(|l| match index_of(lanes[l]) {
+            NO_HIT => L::Scalar::NAN,
+            k => c1[k as usize] - c0[k as usize],
+        })
+    };
+    let (ex, ey) = (edge(x1, x0), edge(y1, y0));
+    let (ux, uy) = unit(ray.dx, ray.dy);
+    let (nx, ny) = unit(-ey, ex);
+    let away = zero.lt(nx * ray.dx + ny * ray.dy);
+    let point = ex.eq_(zero) & ey.eq_(zero);
+    (
+        L::select(point, -ux, L::select(away, -nx, nx)),
+        L::select(point, -uy, L::select(away, -ny, ny)),
+    )
 }
 
 /// The closest hit of one ray among `segs` (the same code as the batch, on one lane).
@@ -203,8 +225,13 @@ pub fn cast_segments_one<F: Real>(
     check_t_max(t_max)?;
     check_count::<F>(segs)?;
     let r = RayLanes::from(*ray);
-    let b = closest(&r, t_max, segs);
-    Ok(finish_one(&r, b.t, b.s, b.j, segs))
+    let (t, s, j) = finish(&closest(&r, t_max, segs));
+    Ok(SegmentHit {
+        t,
+        s,
+        index: index_of(j),
+        normal: normal(&r, j, segs),
+    })
 }
 
 /// The segment count must be exact as a float of `F`.
@@ -247,14 +274,6 @@ impl<F: Real> SegmentsCastOutput<'_, F> {
         check_opt("index", n, &self.index)?;
         check_opt("nx", n, &self.nx)?;
         check_opt("ny", n, &self.ny)
-    }
-
-    fn store(&mut self, i: usize, h: &SegmentHit<F>) {
-        put(&mut self.t, i, h.t);
-        put(&mut self.s, i, h.s);
-        put(&mut self.index, i, h.index);
-        put(&mut self.nx, i, h.normal.0);
-        put(&mut self.ny, i, h.normal.1);
     }
 }
 
@@ -299,18 +318,34 @@ pub fn cast_segments<F: Real>(
     check_count::<F>(segs)?;
     let n = rays.len();
     out.check(n)?;
-    drive(
-        rays,
-        out,
-        |r| {
-            let b = closest(r, F::Simd::splat(t_max), segs);
-            [b.t, b.s, b.j]
-        },
-        |r| {
-            let b = closest(r, t_max, segs);
-            [b.t, b.s, b.j]
-        },
-        |o, i, r, [t, s, j]| o.store(i, &finish_one(r, t, s, j, segs)),
-    );
+    drive(rays, out, &Query { segs, t_max });
     Ok(())
+}
+
+/// [`cast_segments`] for the batch driver.
+struct Query<'s, F> {
+    segs: &'s SegmentsRef<'s, F>,
+    t_max: F,
+}
+
+impl<F: Real> RayQuery<F, SegmentsCastOutput<'_, F>> for Query<'_, F> {
+    #[inline(always)]
+    fn run<L: Lane<Scalar = F>>(
+        &self,
+        o: &mut SegmentsCastOutput<'_, F>,
+        i: usize,
+        r: &RayLanes<L>,
+    ) {
+        let (t, s, j) = finish(&closest(r, L::splat(self.t_max), self.segs));
+        put(&mut o.t, i, t);
+        put(&mut o.s, i, s);
+        if let Some(k) = o.index.as_deref_mut() {
+            write_as(j, &mut k[i..], index_of);
+        }
+        if o.nx.is_some() || o.ny.is_some() {
+            let (nx, ny) = normal(r, j, self.segs);
+            put(&mut o.nx, i, nx);
+            put(&mut o.ny, i, ny);
+        }
+    }
 }

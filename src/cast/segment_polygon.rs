@@ -24,7 +24,7 @@ use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Segment};
 use crate::kernels::contract::{finish_range, Ends, Finished, Raw};
-use crate::kernels::simd_slab::load_chunk;
+use crate::kernels::simd_slab::{load_chunk, store_lanes};
 use crate::kernels::Clip;
 use crate::real::{Lane, Real};
 use crate::Axis;
@@ -132,47 +132,12 @@ pub fn clip_polygon<F: Real, S: SegmentSource<F> + ?Sized>(
     for i in (0..full).step_by(F::LANES) {
         let s = load_chunk(input, i);
         let f = clip_lanes(poly, &s);
-        store(out, i, F::LANES, &s, &f, |v: F::Simd, o: &mut [F]| {
-            F::store(v, o)
-        });
+        store_lanes(out, i, &f, || clipped(&s, &f));
     }
     for i in full..n {
         let s = input.segment(i);
         let f = clip_lanes(poly, &s);
-        store(out, i, 1, &s, &f, |v: F, o: &mut [F]| o[0] = v);
+        store_lanes(out, i, &f, || clipped(&s, &f));
     }
     Ok(())
-}
-
-/// Writes `width` results starting at `i` (a vector or one scalar) into the asked-for outputs.
-#[inline(always)]
-fn store<F: Real, L: Lane<Scalar = F>>(
-    out: &mut ClipOutput<'_, F>,
-    i: usize,
-    width: usize,
-    s: &Segment<L>,
-    f: &Finished<L>,
-    put: impl Fn(L, &mut [F]),
-) {
-    if let Some(t) = out.t_entry.as_deref_mut() {
-        put(f.t_entry, &mut t[i..]);
-    }
-    if let Some(t) = out.t_exit.as_deref_mut() {
-        put(f.t_exit, &mut t[i..]);
-    }
-    if let Some(k) = out.class.as_deref_mut() {
-        let mut codes = [F::ZERO; 16];
-        put(Class::code_lanes(f.valid, f.t_entry, f.t_exit), &mut codes);
-        for (dst, c) in k[i..i + width].iter_mut().zip(codes) {
-            *dst = c.to_bits_u64() as u8;
-        }
-    }
-    if let Some(segs) = out.segments.as_mut() {
-        let c = clipped(s, f);
-        let (x0, y0, x1, y1) = segs.columns_mut();
-        put(c.x0, &mut x0[i..]);
-        put(c.y0, &mut y0[i..]);
-        put(c.x1, &mut x1[i..]);
-        put(c.y1, &mut y1[i..]);
-    }
 }

@@ -18,7 +18,7 @@ use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
-use crate::real::Real;
+use crate::real::{write_as, Lane, Real};
 
 /// The branch-free slab method on SIMD vectors (the width is a build setting: see
 /// [`crate::simd`]).
@@ -93,7 +93,37 @@ pub(crate) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     }
 }
 
-/// Writes one chunk's answers into whichever outputs were asked for.
+/// Writes the answers of the `L::WIDTH` segments from `i` (a vector, or one scalar) into
+/// whichever outputs were asked for; `clipped` makes the clipped segments when they are.
+/// Shared with the polygon clip (`cast/segment_polygon.rs`).
+#[inline(always)]
+pub(crate) fn store_lanes<F: Real, L: Lane<Scalar = F>>(
+    out: &mut ClipOutput<'_, F>,
+    i: usize,
+    f: &Finished<L>,
+    clipped: impl FnOnce() -> Segment<L>,
+) {
+    if let Some(t) = out.t_entry.as_deref_mut() {
+        f.t_entry.write(&mut t[i..]);
+    }
+    if let Some(t) = out.t_exit.as_deref_mut() {
+        f.t_exit.write(&mut t[i..]);
+    }
+    if let Some(k) = out.class.as_deref_mut() {
+        let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
+        write_as(codes, &mut k[i..], |code| code.to_bits_u64() as u8);
+    }
+    if let Some(segs) = out.segments.as_mut() {
+        let c = clipped();
+        let (x0, y0, x1, y1) = segs.columns_mut();
+        c.x0.write(&mut x0[i..]);
+        c.y0.write(&mut y0[i..]);
+        c.x1.write(&mut x1[i..]);
+        c.y1.write(&mut y1[i..]);
+    }
+}
+
+/// [`store_lanes`] for a chunk clipped by a rect.
 #[inline(always)]
 pub(super) fn store_chunk<F: Real>(
     out: &mut ClipOutput<'_, F>,
@@ -102,27 +132,7 @@ pub(super) fn store_chunk<F: Real>(
     s: &Segment<F::Simd>,
     f: &Finished<F::Simd>,
 ) {
-    if let Some(t) = out.t_entry.as_deref_mut() {
-        F::store(f.t_entry, &mut t[i..]);
-    }
-    if let Some(t) = out.t_exit.as_deref_mut() {
-        F::store(f.t_exit, &mut t[i..]);
-    }
-    if let Some(k) = out.class.as_deref_mut() {
-        let mut codes = [F::ZERO; MAX_LANES];
-        F::store(Class::code_lanes(f.valid, f.t_entry, f.t_exit), &mut codes);
-        for (dst, code) in k[i..i + F::LANES].iter_mut().zip(codes) {
-            *dst = code.to_bits_u64() as u8;
-        }
-    }
-    if let Some(segs) = out.segments.as_mut() {
-        let c = clipped(r, s, f);
-        let (x0, y0, x1, y1) = segs.columns_mut();
-        F::store(c.x0, &mut x0[i..]);
-        F::store(c.y0, &mut y0[i..]);
-        F::store(c.x1, &mut x1[i..]);
-        F::store(c.y1, &mut y1[i..]);
-    }
+    store_lanes(out, i, f, || clipped(r, s, f));
 }
 
 /// Where each segment's rect comes from: one rect for the whole batch, or one per segment.
