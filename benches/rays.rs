@@ -104,7 +104,7 @@ fn rays_x_segments(c: &mut Criterion) {
 
         group.throughput(Throughput::Elements((RAYS * m) as u64));
         group.bench_function(BenchmarkId::new("slabclip-simd-1-thread", m), |b| {
-            b.iter(|| pool.install(|| cast(&mut t, &mut idx)))
+            pool.install(|| b.iter(|| cast(&mut t, &mut idx)))
         });
         group.bench_function(BenchmarkId::new("slabclip-simd-rayon", m), |b| {
             b.iter(|| cast(&mut t, &mut idx))
@@ -184,7 +184,7 @@ fn rays_x_polygons(c: &mut Criterion) {
 
         group.throughput(Throughput::Elements((RAYS * k) as u64));
         group.bench_function(BenchmarkId::new("slabclip-simd-1-thread", k), |b| {
-            b.iter(|| pool.install(|| cast(&mut t, &mut nx, &mut ny, &mut edge)))
+            pool.install(|| b.iter(|| cast(&mut t, &mut nx, &mut ny, &mut edge)))
         });
         group.bench_function(BenchmarkId::new("slabclip-simd-rayon", k), |b| {
             b.iter(|| cast(&mut t, &mut nx, &mut ny, &mut edge))

@@ -291,6 +291,9 @@ fn batches_give_the_one_ray_bits() {
         batch_bits::<f64>(n as u64 + 500, n);
     }
     batch_bits::<f32>(3, 2100);
+    // At least 64K ray × edge tests: the rayon path.
+    batch_bits::<f32>(4, 25_000);
+    batch_bits::<f64>(6, 25_000);
 }
 
 #[test]

@@ -71,7 +71,11 @@ impl<F: Real> ConvexPolygon<F> {
         };
         let m = kept.len();
         // The kernels carry an edge's position in a float lane.
-        let exact = if core::mem::size_of::<F>() == 4 { 1 << 24 } else { 1 << 53 };
+        let exact = if core::mem::size_of::<F>() == 4 {
+            1 << 24
+        } else {
+            1 << 53
+        };
         if m > exact {
             return bad(format!(
                 "{m} edges is more than {} can index exactly ({exact})",

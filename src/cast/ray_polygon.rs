@@ -20,8 +20,7 @@
 
 use super::polygon::ConvexPolygon;
 use super::{
-    check_opt, check_t_max, drive, put, split_opt, RayLanes, RayQuery, RaysRef, SplitOutput,
-    NO_HIT,
+    check_opt, check_t_max, drive, put, split_opt, RayLanes, RayQuery, RaysRef, SplitOutput, NO_HIT,
 };
 use crate::error::Error;
 use crate::real::{write_as, Lane, Real};
@@ -245,7 +244,8 @@ impl<F: Real> SplitOutput for PolygonCastOutput<'_, F> {
 }
 
 /// Every ray of a batch against one convex polygon: SIMD across rays (edges broadcast), rayon
-/// across chunks of 1024 rays; the same bits as [`cast_polygon_one`] ray by ray.
+/// across chunks of 1024 rays from 64K ray × edge tests up; the same bits as
+/// [`cast_polygon_one`] ray by ray.
 ///
 /// Errors before any work: `t_max` NaN or negative, an output of the wrong length.
 pub fn cast_polygon<F: Real>(
@@ -258,7 +258,7 @@ pub fn cast_polygon<F: Real>(
     check_t_max(t_max)?;
     let n = rays.len();
     out.check(n)?;
-    drive(rays, out, &Query { poly, t_max, mode });
+    drive(rays, out, poly.edge_count(), &Query { poly, t_max, mode });
     Ok(())
 }
 

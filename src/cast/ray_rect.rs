@@ -19,8 +19,8 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{finish_range, ray_axis_slab, Ends, Finished, Raw, RectLanes};
-use crate::kernels::slab::intersect_slabs;
 use crate::kernels::simd_slab::{Broadcast, RectSource};
+use crate::kernels::slab::intersect_slabs;
 use crate::real::{write_as, Lane, Real};
 
 /// One ray against one rect.
@@ -145,7 +145,11 @@ fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
     }
     for i in full..n {
         let r = RectLanes::splat(&rects.rect(i));
-        out.store(i, &ray_rect_lanes(&r, &RayLanes::from(rays.ray(i)), t_max), t_max);
+        out.store(
+            i,
+            &ray_rect_lanes(&r, &RayLanes::from(rays.ray(i)), t_max),
+            t_max,
+        );
     }
 }
 

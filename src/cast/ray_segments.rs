@@ -1,7 +1,7 @@
 //! N rays × M segments: the closest hit per ray.
 //!
 //! ```text
-//! for each chunk of LANES rays (rayon over chunks of 1024 rays):
+//! for each chunk of LANES rays (rayon over chunks of 1024 rays from 64K tests):
 //!     best_t = +∞
 //!     for each segment j (broadcast to every lane), S = P0, E = P1 − P0, W = S − O:
 //!         den = D × E     tn = W × E     sn = W × D          (a × b = ax·by − ay·bx)
@@ -304,7 +304,7 @@ impl<F: Real> SplitOutput for SegmentsCastOutput<'_, F> {
 }
 
 /// The closest hit of every ray among `segs`: SIMD across rays, rayon across chunks of 1024
-/// rays. The same bits as [`cast_segments_one`] ray by ray, at any thread count.
+/// rays from 64K ray × segment tests up. The same bits as [`cast_segments_one`] ray by ray, at any thread count.
 ///
 /// Errors before any work: `t_max` NaN or negative, an output of the wrong length, more
 /// segments than the float type indexes exactly.
@@ -318,7 +318,7 @@ pub fn cast_segments<F: Real>(
     check_count::<F>(segs)?;
     let n = rays.len();
     out.check(n)?;
-    drive(rays, out, &Query { segs, t_max });
+    drive(rays, out, segs.columns().0.len(), &Query { segs, t_max });
     Ok(())
 }
 
