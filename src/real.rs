@@ -58,6 +58,11 @@ pub trait Lane:
     fn abs(self) -> Self;
     /// The square root, correctly rounded (IEEE), lane by lane.
     fn sqrt(self) -> Self;
+    /// The smaller of the two, lane by lane; which one comes back where either is NaN is not
+    /// specified (one `minps`), so use it only where NaN lanes do not matter.
+    fn min_any(self, o: Self) -> Self;
+    /// The larger of the two, lane by lane; NaN as for [`Lane::min_any`].
+    fn max_any(self, o: Self) -> Self;
     /// Writes the lanes to `out[..WIDTH]`. Panics if `out` is shorter.
     fn write(self, out: &mut [Self::Scalar]);
     /// Lane `l` set to `f(l)`.
@@ -194,6 +199,22 @@ macro_rules! scalar_lane {
             #[inline(always)]
             fn sqrt(self) -> $t {
                 <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn min_any(self, o: $t) -> $t {
+                if self < o {
+                    self
+                } else {
+                    o
+                }
+            }
+            #[inline(always)]
+            fn max_any(self, o: $t) -> $t {
+                if o < self {
+                    self
+                } else {
+                    o
+                }
             }
             #[inline(always)]
             fn write(self, out: &mut [$t]) {

@@ -73,6 +73,14 @@ macro_rules! wide_lane {
                 <$v>::sqrt(self)
             }
             #[inline(always)]
+            fn min_any(self, o: $v) -> $v {
+                self.fast_min(o)
+            }
+            #[inline(always)]
+            fn max_any(self, o: $v) -> $v {
+                self.fast_max(o)
+            }
+            #[inline(always)]
             fn write(self, out: &mut [$t]) {
                 out[..Self::WIDTH].copy_from_slice(self.as_array());
             }

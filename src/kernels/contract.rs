@@ -134,7 +134,7 @@ fn ratio<L: Lane>((a, ea): (L, L), (b, eb): (L, L)) -> L {
 }
 
 /// `a − q·b` rounded once, for `q·b` close to `a` (within a factor of 2) and magnitudes far from
-/// overflow and underflow, as in [`plane_fast`].
+/// overflow and underflow, as in [`fast_t`].
 ///
 /// With the `fma` target feature this is one fused multiply-add. Without it, Dekker's exact
 /// product `q·b = p + e` (Veltkamp splitting) gives the same bits: `a − p` is exact (Sterbenz),
@@ -164,7 +164,7 @@ fn residual<L: Lane>(a: L, q: L, b: L) -> L {
 /// `(bound − p0) / (p1 − p0)`, within about half an ulp of the exact value.
 ///
 /// `p1 == p0` (a parallel axis, `0.0` or `-0.0` difference) gives ±∞ or NaN, as `a / ±0` would;
-/// callers replace it before use. See [`plane_fast`] for the arithmetic and [`careful_t`] for
+/// callers replace it before use. See [`fast_t`] for the arithmetic and [`careful_t`] for
 /// the lanes it leaves.
 #[inline(always)]
 pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
@@ -202,13 +202,6 @@ fn boundary_t<L: Lane>(
     }
 }
 
-/// [`plane_t`] where it is cheap, and where it is not, a mask saying so: what `slab_raw` runs
-/// on all four boundaries before it branches once.
-#[inline(always)]
-pub(crate) fn plane_fast<L: Lane>(bound: L, p0: L, p1: L) -> (L, L::Mask) {
-    fast_t(bound, p0, two_diff(p1, p0))
-}
-
 /// `(bound − p0) / (b + eb)` by one reciprocal and an exact residual, and which lanes it settles.
 ///
 /// ```text
@@ -224,22 +217,94 @@ pub(crate) fn plane_fast<L: Lane>(bound: L, p0: L, p1: L) -> (L, L::Mask) {
 /// ones (`t = q0 = a·(1/±0)`, ±∞ or NaN), are `settled`; the rest (huge or tiny coordinate
 /// differences, NaN, ±∞) must take [`careful_t`]. Ordinary data never does.
 #[inline(always)]
-fn fast_t<L: Lane>(bound: L, p0: L, (b, eb): (L, L)) -> (L, L::Mask) {
+fn fast_t<L: Lane>(bound: L, p0: L, den: (L, L)) -> (L, L::Mask) {
     use crate::Real;
-    let r = L::splat(L::Scalar::ONE) / b;
+    let r = L::splat(L::Scalar::ONE) / den.0;
+    let f = fast_parts(bound, p0, den, r);
+    let fast = f.settled(r);
+    let zero = L::splat(L::Scalar::ZERO);
+    (L::select(fast, f.t, f.q0), fast | den.0.eq_(zero))
+}
+
+/// [`fast_t`]'s arithmetic with the reciprocal `r = 1/b` given, and what its check needs.
+#[derive(Clone, Copy)]
+struct FastParts<L> {
+    t: L,
+    q0: L,
+    a: L,
+}
+
+#[inline(always)]
+fn fast_parts<L: Lane>(bound: L, p0: L, (b, eb): (L, L), r: L) -> FastParts<L> {
     let (a, ea) = two_diff(bound, p0);
     let q0 = a * r;
     let n = (residual(a, q0, b) + ea) - q0 * eb;
-    let t = q0 + n * r;
+    FastParts {
+        t: q0 + n * r,
+        q0,
+        a,
+    }
+}
 
+impl<L: Lane> FastParts<L> {
+    /// The lanes where `t` is right: `r` and `q0` within the fast range, or `bound == p0`.
+    #[inline(always)]
+    fn settled(&self, r: L) -> L::Mask {
+        use crate::Real;
+        let (lo, hi) = (L::splat(L::Scalar::FAST_MIN), L::splat(L::Scalar::FAST_MAX));
+        let in_range = |x: L| {
+            let m = x.abs();
+            lo.le(m) & m.le(hi)
+        };
+        in_range(r) & (in_range(self.q0) | self.a.eq_(L::splat(L::Scalar::ZERO)))
+    }
+}
+
+/// Both boundary parameters of one axis by [`fast_t`]'s arithmetic, unchecked: `t` is
+/// `(t(lo), t(hi))`, right where [`fast_settles`] says so.
+#[derive(Clone, Copy)]
+pub(crate) struct AxisFast<L> {
+    pub t: (L, L),
+    r: L,
+    b: L,
+    parts: (FastParts<L>, FastParts<L>),
+}
+
+#[inline(always)]
+pub(crate) fn axis_fast<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> AxisFast<L> {
+    use crate::Real;
+    let den = two_diff(p1, p0);
+    let r = L::splat(L::Scalar::ONE) / den.0;
+    let parts = (fast_parts(lo, p0, den, r), fast_parts(hi, p0, den, r));
+    AxisFast {
+        t: (parts.0.t, parts.1.t),
+        r,
+        b: den.0,
+        parts,
+    }
+}
+
+/// Whether [`axis_fast`] settled every lane of both axes but parallel ones (which the slab
+/// replaces). First one range test of all the magnitudes at once: `|r|` of both axes and `|q0|`
+/// of all four boundaries within the fast range. It fails on a `bound == p0` or a parallel lane,
+/// and only then the per-lane test of [`fast_t`] decides. (A NaN in a `q0` chain cannot hide a
+/// failure: it needs `r` out of range, and the `r` test has no NaN for finite input; lanes with
+/// NaN or ±∞ input are invalid, and their answer is NaN whichever way they go.)
+#[inline(always)]
+pub(crate) fn fast_settles<L: Lane>(x: &AxisFast<L>, y: &AxisFast<L>) -> bool {
+    use crate::Real;
     let (lo, hi) = (L::splat(L::Scalar::FAST_MIN), L::splat(L::Scalar::FAST_MAX));
-    let in_range = |x: L| {
-        let m = x.abs();
-        lo.le(m) & m.le(hi)
-    };
+    let (rx, ry) = (x.r.abs(), y.r.abs());
+    let q = [x.parts.0.q0, x.parts.1.q0, y.parts.0.q0, y.parts.1.q0].map(L::abs);
+    let q_lo = q[0].min_any(q[1]).min_any(q[2].min_any(q[3]));
+    let q_hi = q[0].max_any(q[1]).max_any(q[2].max_any(q[3]));
+    let cheap = lo.le(rx.min_any(ry)) & rx.max_any(ry).le(hi) & lo.le(q_lo) & q_hi.le(hi);
+    if !L::any(!cheap) {
+        return true;
+    }
     let zero = L::splat(L::Scalar::ZERO);
-    let fast = in_range(r) & (in_range(q0) | a.eq_(zero));
-    (L::select(fast, t, q0), fast | b.eq_(zero))
+    let axis = |a: &AxisFast<L>| (a.parts.0.settled(a.r) & a.parts.1.settled(a.r)) | a.b.eq_(zero);
+    !L::any(!(axis(x) & axis(y)))
 }
 
 /// [`boundary_t`] for any finite inputs, within about one ulp: the correction by division, not

@@ -10,7 +10,7 @@
 //! division by zero never meet a zero. The body is written over [`Lane`]: the SIMD kernel runs
 //! this very function on vectors, which is why the two give the same bits.
 
-use super::contract::{axis_slab, plane_fast, slab_of, Raw, RectLanes};
+use super::contract::{axis_fast, axis_slab, fast_settles, slab_of, Raw, RectLanes};
 use super::{clip_with, Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -26,29 +26,13 @@ pub struct SlabScalar;
 /// lane the same bits again.
 #[inline(always)]
 pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
-    let (x_lo, ok_x_lo) = plane_fast(r.xmin, s.x0, s.x1);
-    let (x_hi, ok_x_hi) = plane_fast(r.xmax, s.x0, s.x1);
-    let (y_lo, ok_y_lo) = plane_fast(r.ymin, s.y0, s.y1);
-    let (y_hi, ok_y_hi) = plane_fast(r.ymax, s.y0, s.y1);
-    if L::any(!(ok_x_lo & ok_x_hi & ok_y_lo & ok_y_hi)) {
+    let fx = axis_fast(r.xmin, r.xmax, s.x0, s.x1);
+    let fy = axis_fast(r.ymin, r.ymax, s.y0, s.y1);
+    if !fast_settles(&fx, &fy) {
         return slab_raw_careful(r, s);
     }
-    let x = slab_of(
-        r.xmin,
-        r.xmax,
-        s.x0,
-        s.x0.lt(s.x1),
-        s.x0.eq_(s.x1),
-        (x_lo, x_hi),
-    );
-    let y = slab_of(
-        r.ymin,
-        r.ymax,
-        s.y0,
-        s.y0.lt(s.y1),
-        s.y0.eq_(s.y1),
-        (y_lo, y_hi),
-    );
+    let x = slab_of(r.xmin, r.xmax, s.x0, s.x0.lt(s.x1), s.x0.eq_(s.x1), fx.t);
+    let y = slab_of(r.ymin, r.ymax, s.y0, s.y0.lt(s.y1), s.y0.eq_(s.y1), fy.t);
     let (near, far, entry_y, exit_y) = intersect_slabs(x, y);
     Raw::from_planes(near, far, entry_y, exit_y)
 }
