@@ -273,9 +273,16 @@ pub(crate) struct AxisFast<L> {
 #[inline(always)]
 pub(crate) fn axis_fast<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> AxisFast<L> {
     use crate::Real;
+    let (one, zero) = (L::splat(L::Scalar::ONE), L::splat(L::Scalar::ZERO));
     let den = two_diff(p1, p0);
-    let r = L::splat(L::Scalar::ONE) / den.0;
-    let parts = (fast_parts(lo, p0, den, r), fast_parts(hi, p0, den, r));
+    // The slab settles a parallel axis whatever its `t`: dividing by 1 there keeps the lane in
+    // range for the test of `fast_settles`.
+    let b = L::select(den.0.eq_(zero), one, den.0);
+    let r = one / b;
+    let parts = (
+        fast_parts(lo, p0, (b, den.1), r),
+        fast_parts(hi, p0, (b, den.1), r),
+    );
     AxisFast {
         t: (parts.0.t, parts.1.t),
         r,
@@ -286,23 +293,24 @@ pub(crate) fn axis_fast<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> AxisFast<L> {
 
 /// Whether [`axis_fast`] settled every lane of both axes but parallel ones (which the slab
 /// replaces). First one range test of all the magnitudes at once: `|r|` of both axes and `|q0|`
-/// of all four boundaries within the fast range. It fails on a `bound == p0` or a parallel lane,
-/// and only then the per-lane test of [`fast_t`] decides. (A NaN in a `q0` chain cannot hide a
-/// failure: it needs `r` out of range, and the `r` test has no NaN for finite input; lanes with
+/// of all four boundaries (1 where `bound == p0`, whose `t = 0` is exact) within the fast range;
+/// only where that fails, the per-lane test of [`fast_t`]. (A NaN in a `q0` chain cannot hide a
+/// failure: for finite input it needs `r` out of range, and the `r` test has no NaN; lanes with
 /// NaN or ±∞ input are invalid, and their answer is NaN whichever way they go.)
 #[inline(always)]
 pub(crate) fn fast_settles<L: Lane>(x: &AxisFast<L>, y: &AxisFast<L>) -> bool {
     use crate::Real;
     let (lo, hi) = (L::splat(L::Scalar::FAST_MIN), L::splat(L::Scalar::FAST_MAX));
+    let (one, zero) = (L::splat(L::Scalar::ONE), L::splat(L::Scalar::ZERO));
     let (rx, ry) = (x.r.abs(), y.r.abs());
-    let q = [x.parts.0.q0, x.parts.1.q0, y.parts.0.q0, y.parts.1.q0].map(L::abs);
+    let q = [x.parts.0, x.parts.1, y.parts.0, y.parts.1]
+        .map(|p| L::select(p.a.eq_(zero), one, p.q0.abs()));
     let q_lo = q[0].min_any(q[1]).min_any(q[2].min_any(q[3]));
     let q_hi = q[0].max_any(q[1]).max_any(q[2].max_any(q[3]));
     let cheap = lo.le(rx.min_any(ry)) & rx.max_any(ry).le(hi) & lo.le(q_lo) & q_hi.le(hi);
     if !L::any(!cheap) {
         return true;
     }
-    let zero = L::splat(L::Scalar::ZERO);
     let axis = |a: &AxisFast<L>| (a.parts.0.settled(a.r) & a.parts.1.settled(a.r)) | a.b.eq_(zero);
     !L::any(!(axis(x) & axis(y)))
 }
