@@ -135,24 +135,24 @@ fn check<F: Real>(
     Ok(())
 }
 
+/// The clipped segment of `s` alone, through the batch path (a batch of one).
+fn clipped_one<F: TestFloat>(poly: &ConvexPolygon<F>, s: &Segment<F>) -> Segment<F> {
+    let mut cs = Segments::nan(1);
+    let mut out = ClipOutput {
+        segments: Some(cs.as_mut()),
+        ..Default::default()
+    };
+    clip_polygon(poly, &Segments::from_rows(&[*s]), &mut out).unwrap();
+    let (x0, y0, x1, y1) = cs.as_ref().columns();
+    Segment::new(x0[0], y0[0], x1[0], y1[0])
+}
+
 fn check_seed<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
     let (v, s, grid) = polygon_segment::<F>(seed);
     let poly =
         ConvexPolygon::new(&v).map_err(|e| TestCaseError::fail(format!("seed {seed:#x}: {e}")))?;
     let c = clip_polygon_one(&poly, &s);
-    let one = Segments::from_rows(&[s]);
-    let mut cs = Segments::nan(1);
-    clip_polygon(
-        &poly,
-        &one,
-        &mut ClipOutput {
-            segments: Some(cs.as_mut()),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let (x0, y0, x1, y1) = cs.as_ref().columns();
-    let cs = Segment::new(x0[0], y0[0], x1[0], y1[0]);
+    let cs = clipped_one(&poly, &s);
     check(&v, &s, grid, &c, &cs).map_err(|m| TestCaseError::fail(format!("seed {seed:#x}: {m}")))
 }
 
@@ -203,21 +203,10 @@ fn batch_bits<F: TestFloat>(seed: u64, n: usize) {
                 (bits([w.t_entry, w.t_exit]), w.class as u8),
                 "n {n} segment {i} columns {columns}"
             );
-            let one = Segments::from_rows(&rows[i..=i]);
-            let mut cs = Segments::nan(1);
-            clip_polygon(
-                &poly,
-                &one,
-                &mut ClipOutput {
-                    segments: Some(cs.as_mut()),
-                    ..Default::default()
-                },
-            )
-            .unwrap();
-            let (a, b, c, d) = cs.as_ref().columns();
+            let c = clipped_one(&poly, &rows[i]);
             assert_eq!(
                 [x0[i], y0[i], x1[i], y1[i]].map(|x| x.to_bits_u64()),
-                [a[0], b[0], c[0], d[0]].map(|x| x.to_bits_u64())
+                [c.x0, c.y0, c.x1, c.y1].map(|x| x.to_bits_u64())
             );
         }
     }

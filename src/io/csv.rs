@@ -161,17 +161,9 @@ fn is_blank(line: &[u8]) -> bool {
     trim(line).is_empty()
 }
 
-/// Text from the file, quoted and escaped (one line whatever it holds), cut at 40 characters.
+/// Text from the file, quoted and escaped, cut at 40 characters.
 fn excerpt(bytes: &[u8]) -> String {
-    const KEEP: usize = 40;
-    let text = String::from_utf8_lossy(bytes);
-    let head: String = text.chars().take(KEEP).collect();
-    let more = if text.chars().nth(KEEP).is_some() {
-        "…"
-    } else {
-        ""
-    };
-    format!("{head:?}{more}")
+    super::excerpt(&String::from_utf8_lossy(bytes), 40)
 }
 
 #[cfg(test)]

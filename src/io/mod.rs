@@ -62,3 +62,15 @@ pub use clip::{clip_file, ClipSettings, Emit, Progress, DEFAULT_CHUNK_ROWS};
 pub use input::{read_segments, Batch, Chunks, Dtype, Format, Input};
 pub use npy_writer::{write_columns, write_u8, NpyElement, NpyWriter};
 pub use npz::{write_npz, Column};
+
+/// The first `keep` characters of text from a file, quoted and escaped so that an error message
+/// stays on one line whatever the file holds, with `…` when there was more.
+pub(crate) fn excerpt(text: &str, keep: usize) -> String {
+    let head: String = text.chars().take(keep).collect();
+    let more = if text.chars().nth(keep).is_some() {
+        "…"
+    } else {
+        ""
+    };
+    format!("{head:?}{more}")
+}

@@ -352,16 +352,9 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// The start of the header, quoted and escaped so the message stays on one line.
+/// The start of the header, quoted and escaped, cut at 48 characters.
 fn excerpt(text: &str) -> String {
-    const KEEP: usize = 48;
-    let head: String = text.chars().take(KEEP).collect();
-    let more = if text.chars().nth(KEEP).is_some() {
-        "…"
-    } else {
-        ""
-    };
-    format!("{head:?}{more}")
+    super::excerpt(text, 48)
 }
 
 #[cfg(test)]

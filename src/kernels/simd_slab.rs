@@ -123,18 +123,6 @@ pub(crate) fn store_lanes<F: Real, L: Lane<Scalar = F>>(
     }
 }
 
-/// [`store_lanes`] for a chunk clipped by a rect.
-#[inline(always)]
-pub(super) fn store_chunk<F: Real>(
-    out: &mut ClipOutput<'_, F>,
-    i: usize,
-    r: &RectLanes<F::Simd>,
-    s: &Segment<F::Simd>,
-    f: &Finished<F::Simd>,
-) {
-    store_lanes(out, i, f, || clipped(r, s, f));
-}
-
 /// Where each segment's rect comes from: one rect for the whole batch, or one per segment.
 pub(crate) trait RectSource<F: Real> {
     /// The rects of segments `i..i + LANES`, as lanes.
@@ -192,23 +180,34 @@ impl<F: Real> RectSource<F> for [Rect<F>] {
     }
 }
 
-/// The vector loop over any rect source; lengths are checked by the caller.
+/// The vector loop over any rect source, `chunk` answering each full chunk (the slab, or
+/// `hybrid`'s prefilter in front of it); the tail is the scalar slab, which gives the same bits.
+/// Lengths are checked by the caller.
 #[inline(always)]
 pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?Sized>(
     rects: &R,
     input: &S,
     out: &mut ClipOutput<'_, F>,
+    chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Finished<F::Simd>,
 ) {
     let n = input.len();
     let full = for_each_chunk(input, |i, s| {
         let r = rects.lanes(i);
-        let f = finish(&r, &s, slab_raw(&r, &s));
-        store_chunk(out, i, &r, &s, &f);
+        let f = chunk(&r, &s);
+        store_lanes(out, i, &f, || clipped(&r, &s, &f));
     });
     for i in full..n {
         let (rect, seg) = (rects.rect(i), input.segment(i));
         out.put(i, &rect, &seg, &SlabScalar::clip_one(&rect, &seg));
     }
+}
+
+/// `simd-slab`'s answer for one chunk. Callers pass it to [`drive`] inside a closure
+/// (`|r, s| slab_chunk(r, s)`): passed as a function item, the loop measured about 30% slower
+/// (`compare --dist mixed --n 64K`: 297–318 against 426–463 Mseg/s).
+#[inline(always)]
+pub(super) fn slab_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Finished<L> {
+    finish(r, s, slab_raw(r, s))
 }
 
 impl SimdSlab {
@@ -218,7 +217,9 @@ impl SimdSlab {
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) {
-        drive(rects, input, out);
+        #[allow(clippy::redundant_closure)]
+        // measured faster than the function item (see `slab_chunk`)
+        drive(rects, input, out, |r, s| slab_chunk(r, s));
     }
 }
 
@@ -237,7 +238,9 @@ impl ClipKernel for SimdSlab {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        drive(&Broadcast::new(rect), input, out);
+        #[allow(clippy::redundant_closure)]
+        // measured faster than the function item (see `slab_chunk`)
+        drive(&Broadcast::new(rect), input, out, |r, s| slab_chunk(r, s));
         Ok(())
     }
 }
