@@ -129,6 +129,8 @@ pub trait Real:
     fn to_f64(self) -> f64;
     /// The IEEE bits, widened to 64.
     fn to_bits_u64(self) -> u64;
+    /// The least value greater than `self` (`+∞` stays `+∞`).
+    fn next_up(self) -> Self;
 
     /// The SIMD vector of this type in this build (see [`crate::simd`]).
     type Simd: Lane<Scalar = Self, Mask = Self::Simd>;
@@ -251,6 +253,10 @@ macro_rules! scalar_lane {
             #[inline(always)]
             fn to_bits_u64(self) -> u64 {
                 self.to_bits() as u64
+            }
+            #[inline(always)]
+            fn next_up(self) -> $t {
+                <$t>::next_up(self)
             }
 
             type Simd = $simd;

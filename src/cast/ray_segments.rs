@@ -8,8 +8,10 @@
 //!         crossing:  den ≠ 0, t = tn/den ∈ [0, t_max], s = sn/den ∈ [0, 1]
 //!         collinear: den = 0 and sn = 0: the overlap of [t(P0), t(P1)] with [0, t_max],
 //!                    hit at its first point (t along D's larger component)
-//!         keep it when t < best_t          (strictly: ties go to the lowest index)
-//! then, per ray, the unit normal of the winning segment, turned to face the ray
+//!         keep t and j when t < best_t     (strictly: ties go to the lowest index;
+//!                                           best_t starts just above t_max)
+//! then, per chunk of rays and only when asked: gather each lane's winning segment, redo its
+//! test for s (the same operations on the same numbers), and its unit normal facing the ray
 //! ```
 //!
 //! The sign tests are done on the numerators with the denominator's sign folded in, so `t` and
@@ -58,18 +60,17 @@ impl<F: Real> SegmentHit<F> {
     }
 }
 
-/// The best hit so far, per lane. Its `s` is kept as the fraction `sn / ad`, divided once at
-/// the end (the same quotient as dividing at each hit, one division per test fewer).
+/// The closest hit so far, per lane: its `t` and the segment index as a float (exact below 2^24
+/// in `f32`; NaN until a hit). `t` starts just above `t_max`, so that `t < best.t` also says
+/// `t ≤ t_max`. The segment's own parameter `s` is not carried through the loop: it is worked
+/// out again for the winner only, by the same arithmetic (see [`Winner`]).
 #[derive(Clone, Copy)]
 struct Best<L> {
     t: L,
-    sn: L,
-    ad: L,
-    /// The segment index, as a float (exact below 2^24 in `f32`).
     j: L,
 }
 
-/// One segment, broadcast.
+/// One segment, broadcast to every lane (or, for the winners, one segment per lane).
 #[derive(Clone, Copy)]
 struct SegLanes<L> {
     sx: L,
@@ -80,31 +81,42 @@ struct SegLanes<L> {
     ey: L,
 }
 
-/// Tests one segment against every lane's ray and keeps the closer hits.
+/// What one segment gives each lane's ray: `t`, `s = sn / ad`, and whether it is a hit in
+/// `[0, t_max]` — for a crossing the caller's `t < best.t` makes the `t ≤ t_max` test.
+#[derive(Clone, Copy)]
+struct Candidate<L: Lane> {
+    t: L,
+    sn: L,
+    ad: L,
+    hit: L::Mask,
+}
+
+/// The hit of one segment per lane; see the module docs for the cases.
 #[inline(always)]
-fn test_segment<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>, j: L, best: &mut Best<L>) {
+fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate<L> {
     let zero = L::splat(L::Scalar::ZERO);
     let one = L::splat(L::Scalar::ONE);
     let (wx, wy) = (g.sx - ray.ox, g.sy - ray.oy);
     let den = ray.dx * g.ey - ray.dy * g.ex;
     let tn = wx * g.ey - wy * g.ex;
     let sn = wx * ray.dy - wy * ray.dx;
-    // Fold the sign of the denominator into the numerators.
-    let flip = den.lt(zero);
-    let ad = L::select(flip, -den, den);
-    let tp = L::select(flip, -tn, tn);
-    let sp = L::select(flip, -sn, sn);
-    let crossing = zero.lt(ad) & zero.le(tp) & zero.le(sp) & sp.le(ad);
-    // `+ 0` turns a `-0.0` quotient into `+0.0`.
-    let mut t = tp / ad + zero;
-    let (mut sn, mut ad) = (sp, ad);
-    let mut hit = crossing & t.le(t_max);
+    // Fold the sign of the denominator into `s`'s numerator. `tn / den` is the same quotient
+    // as `±tn / |den|` (IEEE division is symmetric in sign), and `+ 0` turns a `-0.0` into
+    // `+0.0`; a crossing needs `0 ≤ t`, so `t` is never `-0.0` or negative.
+    let ad = den.abs();
+    let sp = L::select(den.lt(zero), -sn, sn);
+    let mut t = tn / den + zero;
+    let mut c = Candidate {
+        t,
+        sn: sp,
+        ad,
+        hit: zero.lt(ad) & zero.le(t) & zero.le(sp) & sp.le(ad),
+    };
 
     let collinear = den.eq_(zero) & sn.eq_(zero);
     if L::any(collinear) {
         // Parameters along the larger component of D, exact ratios of the rounded differences.
-        let abs = |v: L| L::select(v.lt(zero), -v, v);
-        let along_x = abs(ray.dy).le(abs(ray.dx));
+        let along_x = ray.dy.abs().le(ray.dx.abs());
         let (ux, uy) = (g.x1 - ray.ox, g.y1 - ray.oy);
         let ta = L::select(along_x, wx / ray.dx, wy / ray.dy);
         let tb = L::select(along_x, ux / ray.dx, uy / ray.dy);
@@ -115,68 +127,90 @@ fn test_segment<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>, j: L, bes
         let col_hit = collinear & zero.le(hi) & lo.le(t_max);
         let tc = L::select(ahead, lo, zero) + zero;
         // Where the origin lies on the segment, when the overlap starts at the origin.
-        let seg_x = abs(g.ey).le(abs(g.ex));
+        let seg_x = g.ey.abs().le(g.ex.abs());
         let so = L::select(seg_x, -wx / g.ex, -wy / g.ey);
         let so = L::select(so.lt(zero), zero, L::select(one.lt(so), one, so)) + zero;
         let sc = L::select(ahead, L::select(a_first, zero, one), so);
         t = L::select(col_hit, tc, t);
-        sn = L::select(col_hit, sc, sn);
-        ad = L::select(col_hit, one, ad);
-        hit = hit | col_hit;
+        c = Candidate {
+            t,
+            sn: L::select(col_hit, sc, c.sn),
+            ad: L::select(col_hit, one, c.ad),
+            hit: c.hit | col_hit,
+        };
     }
-    let better = hit & t.lt(best.t);
-    best.t = L::select(better, t, best.t);
-    best.sn = L::select(better, sn, best.sn);
-    best.ad = L::select(better, ad, best.ad);
-    best.j = L::select(better, j, best.j);
+    c
 }
 
-/// The closest hits of the rays in `ray` (one per lane) among all segments.
-#[inline(always)]
-fn closest<L: Lane>(ray: &RayLanes<L>, t_max: L, segs: &SegmentsRef<'_, L::Scalar>) -> Best<L> {
-    let inf = L::splat(L::Scalar::INFINITY);
-    let mut best = Best {
-        t: inf,
-        sn: inf,
-        ad: inf,
-        j: inf,
-    };
+/// One finite segment as the inner loop reads it: start, end, `E = P1 − P0`, and its index as
+/// a float. A batch makes them once (see [`rows`]), so the loop over segments does no per-ray
+/// filtering or subtraction.
+#[derive(Clone, Copy)]
+struct Row<F> {
+    sx: F,
+    sy: F,
+    x1: F,
+    y1: F,
+    ex: F,
+    ey: F,
+    j: F,
+}
+
+/// The segments with finite coordinates, in index order: the others are never hit.
+fn rows<'a, F: Real>(segs: &'a SegmentsRef<'_, F>) -> impl Iterator<Item = Row<F>> + 'a {
     let (x0, y0, x1, y1) = segs.columns();
-    let mut j = L::Scalar::ZERO;
-    for (((&sx, &sy), &ex1), &ey1) in x0.iter().zip(y0).zip(x1).zip(y1) {
-        let finite = sx.finite() && sy.finite() && ex1.finite() && ey1.finite();
-        if finite {
-            let g = SegLanes {
-                sx: L::splat(sx),
-                sy: L::splat(sy),
-                x1: L::splat(ex1),
-                y1: L::splat(ey1),
-                ex: L::splat(ex1 - sx),
-                ey: L::splat(ey1 - sy),
+    let mut j = F::ZERO;
+    x0.iter()
+        .zip(y0)
+        .zip(x1)
+        .zip(y1)
+        .filter_map(move |(((&sx, &sy), &x1), &y1)| {
+            let row = Row {
+                sx,
+                sy,
+                x1,
+                y1,
+                ex: x1 - sx,
+                ey: y1 - sy,
+                j,
             };
-            test_segment(ray, t_max, &g, L::splat(j), &mut best);
-        }
-        j = j + L::Scalar::ONE;
+            j = j + F::ONE;
+            (sx.finite() && sy.finite() && x1.finite() && y1.finite()).then_some(row)
+        })
+}
+
+/// The closest hits of the rays in `ray` (one per lane) among the segment `rows`. A closer hit
+/// replaces the best strictly, so ties go to the lowest index.
+#[inline(always)]
+fn closest<L: Lane>(
+    ray: &RayLanes<L>,
+    t_max: L::Scalar,
+    rows: impl Iterator<Item = Row<L::Scalar>>,
+) -> Best<L> {
+    let nan = L::splat(L::Scalar::NAN);
+    let t_max_lanes = L::splat(t_max);
+    let mut best = Best {
+        t: L::splat(t_max.next_up()),
+        j: nan,
+    };
+    for r in rows {
+        let g = SegLanes {
+            sx: L::splat(r.sx),
+            sy: L::splat(r.sy),
+            x1: L::splat(r.x1),
+            y1: L::splat(r.y1),
+            ex: L::splat(r.ex),
+            ey: L::splat(r.ey),
+        };
+        let c = candidate(ray, t_max_lanes, &g);
+        let better = c.hit & c.t.lt(best.t);
+        best.t = L::select(better, c.t, best.t);
+        best.j = L::select(better, L::splat(r.j), best.j);
     }
     // An invalid ray hits nothing.
     let valid = ray.valid();
-    best.t = L::select(valid, best.t, inf);
+    best.j = L::select(valid, best.j, nan);
     best
-}
-
-/// The finished answers of every lane: `t` and `s` (NaN on a miss), the segment index as a
-/// float (NaN on a miss).
-#[inline(always)]
-fn finish<L: Lane>(b: &Best<L>) -> (L, L, L) {
-    let zero = L::splat(L::Scalar::ZERO);
-    let nan = L::splat(L::Scalar::NAN);
-    let hit = b.t.lt(L::splat(L::Scalar::INFINITY));
-    let s = b.sn / b.ad + zero;
-    (
-        L::select(hit, b.t, nan),
-        L::select(hit, s, nan),
-        L::select(hit, b.j, nan),
-    )
 }
 
 /// The segment index from its float lane, [`NO_HIT`] for NaN.
@@ -189,29 +223,63 @@ fn index_of<F: Real>(j: F) -> u32 {
     }
 }
 
-/// The unit normal of the segments `j` (one per lane), turned to face the ray: `(−ey, ex)/|E|`
-/// or its opposite, so that `n · D ≤ 0`; for a zero-length segment `−D/|D|`. NaN where `j` is.
-#[inline(always)]
-fn normal<L: Lane>(ray: &RayLanes<L>, j: L, segs: &SegmentsRef<'_, L::Scalar>) -> (L, L) {
-    let zero = L::splat(L::Scalar::ZERO);
-    let mut lanes = [L::Scalar::ZERO; 16];
-    j.write(&mut lanes);
-    let (x0, y0, x1, y1) = segs.columns();
-    let edge = |c1: &[L::Scalar], c0: &[L::Scalar]| {
-        L::from_fn(|l| match index_of(lanes[l]) {
-            NO_HIT => L::Scalar::NAN,
-            k => c1[k as usize] - c0[k as usize],
-        })
-    };
-    let (ex, ey) = (edge(x1, x0), edge(y1, y0));
-    let (ux, uy) = unit(ray.dx, ray.dy);
-    let (nx, ny) = unit(-ey, ex);
-    let away = zero.lt(nx * ray.dx + ny * ray.dy);
-    let point = ex.eq_(zero) & ey.eq_(zero);
-    (
-        L::select(point, -ux, L::select(away, -nx, nx)),
-        L::select(point, -uy, L::select(away, -ny, ny)),
-    )
+/// The winning segment of every lane, gathered once per chunk of rays for `s` and the normal;
+/// NaN where the lane missed.
+struct Winner<L: Lane> {
+    hit: L::Mask,
+    g: SegLanes<L>,
+}
+
+impl<L: Lane> Winner<L> {
+    #[inline(always)]
+    fn gather(j: L, segs: &SegmentsRef<'_, L::Scalar>) -> Self {
+        let mut lanes = [L::Scalar::ZERO; 16];
+        j.write(&mut lanes);
+        let (x0, y0, x1, y1) = segs.columns();
+        let column = |c: &[L::Scalar]| {
+            L::from_fn(|l| match index_of(lanes[l]) {
+                NO_HIT => L::Scalar::NAN,
+                k => c[k as usize],
+            })
+        };
+        let (sx, sy, ex1, ey1) = (column(x0), column(y0), column(x1), column(y1));
+        Winner {
+            hit: j.eq_(j),
+            g: SegLanes {
+                sx,
+                sy,
+                x1: ex1,
+                y1: ey1,
+                ex: ex1 - sx,
+                ey: ey1 - sy,
+            },
+        }
+    }
+
+    /// `s` of the winning hit, NaN on a miss: the winner's [`candidate`] again, the same
+    /// operations on the same numbers as when it won, divided once.
+    #[inline(always)]
+    fn s(&self, ray: &RayLanes<L>, t_max: L::Scalar) -> L {
+        let c = candidate(ray, L::splat(t_max), &self.g);
+        let s = c.sn / c.ad + L::splat(L::Scalar::ZERO);
+        L::select(self.hit, s, L::splat(L::Scalar::NAN))
+    }
+
+    /// The winner's unit normal, turned to face the ray: `(−ey, ex)/|E|` or its opposite, so
+    /// that `n · D ≤ 0`; for a zero-length segment `−D/|D|`. NaN on a miss.
+    #[inline(always)]
+    fn normal(&self, ray: &RayLanes<L>) -> (L, L) {
+        let zero = L::splat(L::Scalar::ZERO);
+        let (ex, ey) = (self.g.ex, self.g.ey);
+        let (ux, uy) = unit(ray.dx, ray.dy);
+        let (nx, ny) = unit(-ey, ex);
+        let away = zero.lt(nx * ray.dx + ny * ray.dy);
+        let point = ex.eq_(zero) & ey.eq_(zero);
+        (
+            L::select(point, -ux, L::select(away, -nx, nx)),
+            L::select(point, -uy, L::select(away, -ny, ny)),
+        )
+    }
 }
 
 /// The closest hit of one ray among `segs` (the same code as the batch, on one lane).
@@ -225,12 +293,13 @@ pub fn cast_segments_one<F: Real>(
     check_t_max(t_max)?;
     check_count::<F>(segs)?;
     let r = RayLanes::from(*ray);
-    let (t, s, j) = finish(&closest(&r, t_max, segs));
+    let best = closest(&r, t_max, rows(segs));
+    let w = Winner::gather(best.j, segs);
     Ok(SegmentHit {
-        t,
-        s,
-        index: index_of(j),
-        normal: normal(&r, j, segs),
+        t: if w.hit { best.t } else { F::NAN },
+        s: w.s(&r, t_max),
+        index: index_of(best.j),
+        normal: w.normal(&r),
     })
 }
 
@@ -318,13 +387,20 @@ pub fn cast_segments<F: Real>(
     check_count::<F>(segs)?;
     let n = rays.len();
     out.check(n)?;
-    drive(rays, out, segs.columns().0.len(), &Query { segs, t_max });
+    let table: Vec<Row<F>> = rows(segs).collect();
+    let query = Query {
+        segs,
+        rows: &table,
+        t_max,
+    };
+    drive(rays, out, segs.columns().0.len(), &query);
     Ok(())
 }
 
 /// [`cast_segments`] for the batch driver.
 struct Query<'s, F> {
     segs: &'s SegmentsRef<'s, F>,
+    rows: &'s [Row<F>],
     t_max: F,
 }
 
@@ -336,16 +412,22 @@ impl<F: Real> RayQuery<F, SegmentsCastOutput<'_, F>> for Query<'_, F> {
         i: usize,
         r: &RayLanes<L>,
     ) {
-        let (t, s, j) = finish(&closest(r, L::splat(self.t_max), self.segs));
-        put(&mut o.t, i, t);
-        put(&mut o.s, i, s);
+        let best = closest(r, self.t_max, self.rows.iter().copied());
+        let hit = best.j.eq_(best.j);
+        put(&mut o.t, i, L::select(hit, best.t, L::splat(F::NAN)));
         if let Some(k) = o.index.as_deref_mut() {
-            write_as(j, &mut k[i..], index_of);
+            write_as(best.j, &mut k[i..], index_of);
         }
-        if o.nx.is_some() || o.ny.is_some() {
-            let (nx, ny) = normal(r, j, self.segs);
-            put(&mut o.nx, i, nx);
-            put(&mut o.ny, i, ny);
+        if o.s.is_some() || o.nx.is_some() || o.ny.is_some() {
+            let w = Winner::gather(best.j, self.segs);
+            if o.s.is_some() {
+                put(&mut o.s, i, w.s(r, self.t_max));
+            }
+            if o.nx.is_some() || o.ny.is_some() {
+                let (nx, ny) = w.normal(r);
+                put(&mut o.nx, i, nx);
+                put(&mut o.ny, i, ny);
+            }
         }
     }
 }
