@@ -72,13 +72,16 @@ fn rays_x_segments(c: &mut Criterion) {
             .map(|s| PSegment::new(Vec2::new(s.x0, s.y0), Vec2::new(s.x1, s.y1)))
             .collect();
 
-        let mut t = vec![0.0f32; RAYS];
-        let mut idx = vec![0u32; RAYS];
-        let cast = |t: &mut [f32], idx: &mut [u32]| {
+        // Every answer of the query (parry2d's casts give `t` and the normal).
+        let (mut t, mut idx) = (vec![0.0f32; RAYS], vec![0u32; RAYS]);
+        let (mut s, mut nx, mut ny) = (vec![0.0f32; RAYS], vec![0.0f32; RAYS], vec![0.0f32; RAYS]);
+        let mut cast = |t: &mut [f32], idx: &mut [u32]| {
             let out = SegmentsCastOutput {
                 t: Some(t),
                 index: Some(idx),
-                ..Default::default()
+                s: Some(&mut s),
+                nx: Some(&mut nx),
+                ny: Some(&mut ny),
             };
             cast_segments(&batch.as_ref(), &soa.as_ref(), f32::INFINITY, out).expect("cast");
         };

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! for each chunk of LANES rays (rayon over chunks of 1024 rays from 64K tests):
-//!     best_t = +∞
+//!     best_t = next_up(t_max)
 //!     for each segment j (broadcast to every lane), S = P0, E = P1 − P0, W = S − O:
 //!         den = D × E     tn = W × E     sn = W × D          (a × b = ax·by − ay·bx)
 //!         crossing:  den ≠ 0, t = tn/den ∈ [0, t_max], s = sn/den ∈ [0, 1]
@@ -10,13 +10,14 @@
 //!                    hit at its first point (t along D's larger component)
 //!         keep t and j when t < best_t     (strictly: ties go to the lowest index;
 //!                                           best_t starts just above t_max)
-//! then, per chunk of rays and only when asked: gather each lane's winning segment, redo its
-//! test for s (the same operations on the same numbers), and its unit normal facing the ray
+//!         (and, only when asked, carry the winner's sn, ad and left unit normal, which the
+//!          batch computes once per segment)
+//! then s = sn / ad, and the normal turned to face the ray
 //! ```
 //!
-//! The sign tests are done on the numerators with the denominator's sign folded in, so `t` and
-//! `s` are quotients of nonnegative numbers (`+0.0`, never `-0.0`), and `s ∈ [0, 1]` holds after
-//! rounding. Lanes run across rays with each segment broadcast: the closest-hit reduction then
+//! `s`'s range test is done on its numerator with the denominator's sign folded in, so `s` is a
+//! quotient of nonnegative numbers and `s ∈ [0, 1]` holds after rounding; `t` and `s` are
+//! reported as `+0.0`, never `-0.0`. Lanes run across rays with each segment broadcast: the closest-hit reduction then
 //! stays in each lane, with no horizontal step, and ties resolve by iteration order.
 //!
 //! Segments with a non-finite coordinate are never hit. A hit farther than the float range
@@ -60,14 +61,18 @@ impl<F: Real> SegmentHit<F> {
     }
 }
 
-/// The closest hit so far, per lane: its `t` and the segment index as a float (exact below 2^24
-/// in `f32`; NaN until a hit). `t` starts just above `t_max`, so that `t < best.t` also says
-/// `t ≤ t_max`. The segment's own parameter `s` is not carried through the loop: it is worked
-/// out again for the winner only, by the same arithmetic (see [`Winner`]).
+/// The closest hit so far, per lane: its `t`, the segment index as a float (exact below 2^24 in
+/// `f32`), and what the winner gives `s` (`sn / ad`, divided once at the end) and the normal.
+/// NaN until a hit, but `t`, which starts just above `t_max` so that `t < best.t` also says
+/// `t ≤ t_max`. Only the parts asked for are carried (`S`, `N` of [`closest`]).
 #[derive(Clone, Copy)]
 struct Best<L> {
     t: L,
     j: L,
+    sn: L,
+    ad: L,
+    nx: L,
+    ny: L,
 }
 
 /// One segment, broadcast to every lane (or, for the winners, one segment per lane).
@@ -82,7 +87,8 @@ struct SegLanes<L> {
 }
 
 /// What one segment gives each lane's ray: `t`, `s = sn / ad`, and whether it is a hit in
-/// `[0, t_max]` — for a crossing the caller's `t < best.t` makes the `t ≤ t_max` test.
+/// `[0, t_max]`. For a crossing, the caller's `t < best.t` is part of the test: it makes
+/// `t ≤ t_max` and refuses the `t = +∞` of a parallel segment (or of an overflow).
 #[derive(Clone, Copy)]
 struct Candidate<L: Lane> {
     t: L,
@@ -101,16 +107,17 @@ fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate
     let tn = wx * g.ey - wy * g.ex;
     let sn = wx * ray.dy - wy * ray.dx;
     // Fold the sign of the denominator into `s`'s numerator. `tn / den` is the same quotient
-    // as `±tn / |den|` (IEEE division is symmetric in sign), and `+ 0` turns a `-0.0` into
-    // `+0.0`; a crossing needs `0 ≤ t`, so `t` is never `-0.0` or negative.
+    // as `±tn / |den|` (IEEE division is symmetric in sign). A crossing needs `0 ≤ t` (it may
+    // be `-0.0`, made `+0.0` in `Best::t`) and `den ≠ 0`: there `t` is ±∞ or NaN, which
+    // `0 ≤ t < best.t ≤ +∞` already refuses, so `den` is not tested.
     let ad = den.abs();
     let sp = L::select(den.lt(zero), -sn, sn);
-    let mut t = tn / den + zero;
+    let mut t = tn / den;
     let mut c = Candidate {
         t,
         sn: sp,
         ad,
-        hit: zero.lt(ad) & zero.le(t) & zero.le(sp) & sp.le(ad),
+        hit: zero.le(t) & zero.le(sp) & sp.le(ad),
     };
 
     let collinear = den.eq_(zero) & sn.eq_(zero);
@@ -125,7 +132,7 @@ fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate
         let hi = L::select(a_first, tb, ta);
         let ahead = zero.le(lo);
         let col_hit = collinear & zero.le(hi) & lo.le(t_max);
-        let tc = L::select(ahead, lo, zero) + zero;
+        let tc = L::select(ahead, lo, zero);
         // Where the origin lies on the segment, when the overlap starts at the origin.
         let seg_x = g.ey.abs().le(g.ex.abs());
         let so = L::select(seg_x, -wx / g.ex, -wy / g.ey);
@@ -142,9 +149,9 @@ fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate
     c
 }
 
-/// One finite segment as the inner loop reads it: start, end, `E = P1 − P0`, and its index as
-/// a float. A batch makes them once (see [`rows`]), so the loop over segments does no per-ray
-/// filtering or subtraction.
+/// One segment as the inner loop reads it: start, end, `E = P1 − P0`, and its index as a
+/// float. A segment with a non-finite coordinate becomes a row of NaN, which no ray hits (every
+/// comparison with NaN is false, and NaN is never collinear).
 #[derive(Clone, Copy)]
 struct Row<F> {
     sx: F,
@@ -156,44 +163,72 @@ struct Row<F> {
     j: F,
 }
 
-/// The segments with finite coordinates, in index order: the others are never hit.
-fn rows<'a, F: Real>(segs: &'a SegmentsRef<'_, F>) -> impl Iterator<Item = Row<F>> + 'a {
-    let (x0, y0, x1, y1) = segs.columns();
-    let mut j = F::ZERO;
-    x0.iter()
-        .zip(y0)
-        .zip(x1)
-        .zip(y1)
-        .filter_map(move |(((&sx, &sy), &x1), &y1)| {
-            let row = Row {
-                sx,
-                sy,
-                x1,
-                y1,
-                ex: x1 - sx,
-                ey: y1 - sy,
-                j,
-            };
-            j = j + F::ONE;
-            (sx.finite() && sy.finite() && x1.finite() && y1.finite()).then_some(row)
-        })
+impl<F: Real> Row<F> {
+    /// Segment `k` of `segs`, with `j = k`.
+    fn of(segs: &SegmentsRef<'_, F>, k: usize) -> Self {
+        let (x0, y0, x1, y1) = segs.columns();
+        let (sx, sy, x1, y1) = (x0[k], y0[k], x1[k], y1[k]);
+        let n = F::NAN;
+        let (sx, sy, x1, y1) = if sx.finite() && sy.finite() && x1.finite() && y1.finite() {
+            (sx, sy, x1, y1)
+        } else {
+            (n, n, n, n)
+        };
+        Row {
+            sx,
+            sy,
+            x1,
+            y1,
+            ex: x1 - sx,
+            ey: y1 - sy,
+            j: F::from_f64(k as f64),
+        }
+    }
 }
 
-/// The closest hits of the rays in `ray` (one per lane) among the segment `rows`. A closer hit
-/// replaces the best strictly, so ties go to the lowest index.
+/// What the batch knows of one segment: its row for the test, and its left unit normal
+/// `(−ey, ex)/|E|` (NaN for zero length), made once per batch so that a hit only copies it.
+#[derive(Clone, Copy)]
+struct Entry<F> {
+    row: Row<F>,
+    nx: F,
+    ny: F,
+}
+
+impl<F: Real> Entry<F> {
+    /// The entries of all segments, in index order.
+    fn table(segs: &SegmentsRef<'_, F>) -> Vec<Entry<F>> {
+        let m = segs.columns().0.len();
+        (0..m).map(|k| Entry::of(Row::of(segs, k))).collect()
+    }
+
+    fn of(row: Row<F>) -> Self {
+        let (nx, ny) = unit(-row.ey, row.ex);
+        Entry { row, nx, ny }
+    }
+}
+
+/// The closest hits of the rays in `ray` (one per lane) among the segments of `table`, carrying
+/// `s`'s fraction when `S` and the normal when `N`. A closer hit replaces the best strictly, so
+/// ties go to the lowest index.
 #[inline(always)]
-fn closest<L: Lane>(
+fn closest<L: Lane, const S: bool, const N: bool>(
     ray: &RayLanes<L>,
     t_max: L::Scalar,
-    rows: impl Iterator<Item = Row<L::Scalar>>,
+    table: &[Entry<L::Scalar>],
 ) -> Best<L> {
     let nan = L::splat(L::Scalar::NAN);
     let t_max_lanes = L::splat(t_max);
     let mut best = Best {
         t: L::splat(t_max.next_up()),
         j: nan,
+        sn: nan,
+        ad: nan,
+        nx: nan,
+        ny: nan,
     };
-    for r in rows {
+    for e in table {
+        let r = &e.row;
         let g = SegLanes {
             sx: L::splat(r.sx),
             sy: L::splat(r.sy),
@@ -206,11 +241,58 @@ fn closest<L: Lane>(
         let better = c.hit & c.t.lt(best.t);
         best.t = L::select(better, c.t, best.t);
         best.j = L::select(better, L::splat(r.j), best.j);
+        if S {
+            best.sn = L::select(better, c.sn, best.sn);
+            best.ad = L::select(better, c.ad, best.ad);
+        }
+        if N {
+            best.nx = L::select(better, L::splat(e.nx), best.nx);
+            best.ny = L::select(better, L::splat(e.ny), best.ny);
+        }
     }
     // An invalid ray hits nothing.
-    let valid = ray.valid();
-    best.j = L::select(valid, best.j, nan);
+    best.j = L::select(ray.valid(), best.j, nan);
     best
+}
+
+impl<L: Lane> Best<L> {
+    fn hit(&self) -> L::Mask {
+        self.j.eq_(self.j)
+    }
+
+    /// `t`, NaN on a miss; `+ 0` turns a `-0.0` into `+0.0` (the loop compares both alike).
+    #[inline(always)]
+    fn t(&self) -> L {
+        let t = self.t + L::splat(L::Scalar::ZERO);
+        L::select(self.hit(), t, L::splat(L::Scalar::NAN))
+    }
+
+    /// `s`, NaN on a miss (when carried).
+    #[inline(always)]
+    fn s(&self) -> L {
+        let s = self.sn / self.ad + L::splat(L::Scalar::ZERO);
+        L::select(self.hit(), s, L::splat(L::Scalar::NAN))
+    }
+
+    /// The winner's unit normal, turned to face the ray: its left normal or the opposite, so
+    /// that `n · D ≤ 0`; for a zero-length segment (whose left normal is NaN) `−D/|D|`. NaN on
+    /// a miss (when carried).
+    #[inline(always)]
+    fn normal(&self, ray: &RayLanes<L>) -> (L, L) {
+        let zero = L::splat(L::Scalar::ZERO);
+        let (nx, ny) = (self.nx, self.ny);
+        let away = zero.lt(nx * ray.dx + ny * ray.dy);
+        let facing = (L::select(away, -nx, nx), L::select(away, -ny, ny));
+        let point = self.hit() & !nx.eq_(nx);
+        if !L::any(point) {
+            return facing;
+        }
+        let (ux, uy) = unit(ray.dx, ray.dy);
+        (
+            L::select(point, -ux, facing.0),
+            L::select(point, -uy, facing.1),
+        )
+    }
 }
 
 /// The segment index from its float lane, [`NO_HIT`] for NaN.
@@ -220,65 +302,6 @@ fn index_of<F: Real>(j: F) -> u32 {
         NO_HIT
     } else {
         j.to_f64() as u32
-    }
-}
-
-/// The winning segment of every lane, gathered once per chunk of rays for `s` and the normal;
-/// NaN where the lane missed.
-struct Winner<L: Lane> {
-    hit: L::Mask,
-    g: SegLanes<L>,
-}
-
-impl<L: Lane> Winner<L> {
-    #[inline(always)]
-    fn gather(j: L, segs: &SegmentsRef<'_, L::Scalar>) -> Self {
-        let mut lanes = [L::Scalar::ZERO; 16];
-        j.write(&mut lanes);
-        let (x0, y0, x1, y1) = segs.columns();
-        let column = |c: &[L::Scalar]| {
-            L::from_fn(|l| match index_of(lanes[l]) {
-                NO_HIT => L::Scalar::NAN,
-                k => c[k as usize],
-            })
-        };
-        let (sx, sy, ex1, ey1) = (column(x0), column(y0), column(x1), column(y1));
-        Winner {
-            hit: j.eq_(j),
-            g: SegLanes {
-                sx,
-                sy,
-                x1: ex1,
-                y1: ey1,
-                ex: ex1 - sx,
-                ey: ey1 - sy,
-            },
-        }
-    }
-
-    /// `s` of the winning hit, NaN on a miss: the winner's [`candidate`] again, the same
-    /// operations on the same numbers as when it won, divided once.
-    #[inline(always)]
-    fn s(&self, ray: &RayLanes<L>, t_max: L::Scalar) -> L {
-        let c = candidate(ray, L::splat(t_max), &self.g);
-        let s = c.sn / c.ad + L::splat(L::Scalar::ZERO);
-        L::select(self.hit, s, L::splat(L::Scalar::NAN))
-    }
-
-    /// The winner's unit normal, turned to face the ray: `(−ey, ex)/|E|` or its opposite, so
-    /// that `n · D ≤ 0`; for a zero-length segment `−D/|D|`. NaN on a miss.
-    #[inline(always)]
-    fn normal(&self, ray: &RayLanes<L>) -> (L, L) {
-        let zero = L::splat(L::Scalar::ZERO);
-        let (ex, ey) = (self.g.ex, self.g.ey);
-        let (ux, uy) = unit(ray.dx, ray.dy);
-        let (nx, ny) = unit(-ey, ex);
-        let away = zero.lt(nx * ray.dx + ny * ray.dy);
-        let point = ex.eq_(zero) & ey.eq_(zero);
-        (
-            L::select(point, -ux, L::select(away, -nx, nx)),
-            L::select(point, -uy, L::select(away, -ny, ny)),
-        )
     }
 }
 
@@ -293,13 +316,12 @@ pub fn cast_segments_one<F: Real>(
     check_t_max(t_max)?;
     check_count::<F>(segs)?;
     let r = RayLanes::from(*ray);
-    let best = closest(&r, t_max, rows(segs));
-    let w = Winner::gather(best.j, segs);
+    let best = closest::<F, true, true>(&r, t_max, &Entry::table(segs));
     Ok(SegmentHit {
-        t: if w.hit { best.t } else { F::NAN },
-        s: w.s(&r, t_max),
+        t: best.t(),
+        s: best.s(),
         index: index_of(best.j),
-        normal: w.normal(&r),
+        normal: best.normal(&r),
     })
 }
 
@@ -387,10 +409,9 @@ pub fn cast_segments<F: Real>(
     check_count::<F>(segs)?;
     let n = rays.len();
     out.check(n)?;
-    let table: Vec<Row<F>> = rows(segs).collect();
+    let table = Entry::table(segs);
     let query = Query {
-        segs,
-        rows: &table,
+        table: &table,
         t_max,
     };
     drive(rays, out, segs.columns().0.len(), &query);
@@ -399,8 +420,8 @@ pub fn cast_segments<F: Real>(
 
 /// [`cast_segments`] for the batch driver.
 struct Query<'s, F> {
-    segs: &'s SegmentsRef<'s, F>,
-    rows: &'s [Row<F>],
+    /// Every segment's [`Entry`].
+    table: &'s [Entry<F>],
     t_max: F,
 }
 
@@ -412,22 +433,37 @@ impl<F: Real> RayQuery<F, SegmentsCastOutput<'_, F>> for Query<'_, F> {
         i: usize,
         r: &RayLanes<L>,
     ) {
-        let best = closest(r, self.t_max, self.rows.iter().copied());
-        let hit = best.j.eq_(best.j);
-        put(&mut o.t, i, L::select(hit, best.t, L::splat(F::NAN)));
+        let (s, n) = (o.s.is_some(), o.nx.is_some() || o.ny.is_some());
+        match (s, n) {
+            (false, false) => self.answer::<L, false, false>(o, i, r),
+            (true, false) => self.answer::<L, true, false>(o, i, r),
+            (false, true) => self.answer::<L, false, true>(o, i, r),
+            (true, true) => self.answer::<L, true, true>(o, i, r),
+        }
+    }
+}
+
+impl<F: Real> Query<'_, F> {
+    /// [`RayQuery::run`] carrying `s` when `S` and the normal when `N`.
+    #[inline(always)]
+    fn answer<L: Lane<Scalar = F>, const S: bool, const N: bool>(
+        &self,
+        o: &mut SegmentsCastOutput<'_, F>,
+        i: usize,
+        r: &RayLanes<L>,
+    ) {
+        let best = closest::<L, S, N>(r, self.t_max, self.table);
+        put(&mut o.t, i, best.t());
         if let Some(k) = o.index.as_deref_mut() {
             write_as(best.j, &mut k[i..], index_of);
         }
-        if o.s.is_some() || o.nx.is_some() || o.ny.is_some() {
-            let w = Winner::gather(best.j, self.segs);
-            if o.s.is_some() {
-                put(&mut o.s, i, w.s(r, self.t_max));
-            }
-            if o.nx.is_some() || o.ny.is_some() {
-                let (nx, ny) = w.normal(r);
-                put(&mut o.nx, i, nx);
-                put(&mut o.ny, i, ny);
-            }
+        if S {
+            put(&mut o.s, i, best.s());
+        }
+        if N {
+            let (nx, ny) = best.normal(r);
+            put(&mut o.nx, i, nx);
+            put(&mut o.ny, i, ny);
         }
     }
 }
