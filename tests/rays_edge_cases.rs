@@ -4,10 +4,11 @@
 //! parallel segments, origins on an edge or a vertex, zero-length segments, `t_max`, invalid rays.
 
 use slabclip::cast::{
-    cast_polygon_one, cast_rect_one, cast_segments_one, clip_polygon, clip_polygon_one,
+    cast_polygon_one, cast_rect_one, cast_segments, cast_segments_one, clip_polygon,
+    clip_polygon_one, SegmentHit, SegmentsCastOutput,
 };
 use slabclip::{
-    Class, ClipOutput, ConvexPolygon, InsideMode, Ray, Real, Rect, Segment, Segments, NO_HIT,
+    Class, ClipOutput, ConvexPolygon, InsideMode, Ray, Rays, Real, Rect, Segment, Segments, NO_HIT,
 };
 
 use std::f64::consts::FRAC_1_SQRT_2;
@@ -347,6 +348,47 @@ fn segment_cases<F: Real>() {
         invalid.index == NO_HIT && invalid.t.to_f64().is_nan(),
         "a zero direction hits nothing"
     );
+    // `D = (1, ∞)` "crosses" a horizontal segment at `t = 2/∞ = 0` with `s = ∞/∞` in the loop;
+    // the ray is invalid, so every answer is a miss (once, a carried normal survived).
+    let soa = Segments::from_rows(&[Segment::new(f::<F>(1.0), f(1.0), f(-1.0), f(1.0))]);
+    let rows = [
+        ray::<F>([0.0, 0.0, 1.0, INF]),
+        ray::<F>([0.0, 0.0, 0.0, 1.0]),
+    ];
+    let one = rows.map(|r| cast_segments_one(&r, &soa.as_ref(), f(INF)).unwrap());
+    let (mut t, mut s, mut idx) = ([F::ZERO; 2], [F::ZERO; 2], [0u32; 2]);
+    let (mut nx, mut ny) = ([F::ZERO; 2], [F::ZERO; 2]);
+    let out = SegmentsCastOutput {
+        t: Some(&mut t),
+        s: Some(&mut s),
+        index: Some(&mut idx),
+        nx: Some(&mut nx),
+        ny: Some(&mut ny),
+    };
+    cast_segments(&Rays::from_rows(&rows).as_ref(), &soa.as_ref(), f(INF), out).unwrap();
+    let batch = [0, 1].map(|i| SegmentHit {
+        t: t[i],
+        s: s[i],
+        index: idx[i],
+        normal: (nx[i], ny[i]),
+    });
+    for (name, h) in [("one ray", &one[0]), ("batch", &batch[0])] {
+        let nan = [h.t, h.s, h.normal.0, h.normal.1]
+            .iter()
+            .all(|v| v.to_f64().is_nan());
+        assert!(
+            h.index == NO_HIT && nan,
+            "{name}: an infinite direction hits nothing: {h:?}"
+        );
+    }
+    // The valid ray beside it hits at (0, 1), facing down (`±0.0` alike for the normal).
+    for h in [&one[1], &batch[1]] {
+        assert!(same(h.t, 1.0) && same(h.s, 0.5) && h.index == 0, "{h:?}");
+        assert!(
+            h.normal.0.to_f64() == 0.0 && same(h.normal.1, -1.0),
+            "{h:?}"
+        );
+    }
 }
 
 /// The rect `[0, 4] × [0, 2]` as a polygon, counter-clockwise: edges 0 bottom, 1 right, 2 top,

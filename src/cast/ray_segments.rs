@@ -202,20 +202,29 @@ impl<F: Real> Entry<F> {
         (0..m).map(|k| Entry::of(Row::of(segs, k))).collect()
     }
 
+    /// The entry of `row` without its normal (NaN), for a loop that does not carry it.
+    fn bare(row: Row<F>) -> Self {
+        Entry {
+            row,
+            nx: F::NAN,
+            ny: F::NAN,
+        }
+    }
+
     fn of(row: Row<F>) -> Self {
         let (nx, ny) = unit(-row.ey, row.ex);
         Entry { row, nx, ny }
     }
 }
 
-/// The closest hits of the rays in `ray` (one per lane) among the segments of `table`, carrying
+/// The closest hits of the rays in `ray` (one per lane) among the segment `entries`, carrying
 /// `s`'s fraction when `S` and the normal when `N`. A closer hit replaces the best strictly, so
 /// ties go to the lowest index.
 #[inline(always)]
 fn closest<L: Lane, const S: bool, const N: bool>(
     ray: &RayLanes<L>,
     t_max: L::Scalar,
-    table: &[Entry<L::Scalar>],
+    entries: impl Iterator<Item = Entry<L::Scalar>>,
 ) -> Best<L> {
     let nan = L::splat(L::Scalar::NAN);
     let t_max_lanes = L::splat(t_max);
@@ -227,7 +236,7 @@ fn closest<L: Lane, const S: bool, const N: bool>(
         nx: nan,
         ny: nan,
     };
-    for e in table {
+    for e in entries {
         let r = &e.row;
         let g = SegLanes {
             sx: L::splat(r.sx),
@@ -280,18 +289,18 @@ impl<L: Lane> Best<L> {
     #[inline(always)]
     fn normal(&self, ray: &RayLanes<L>) -> (L, L) {
         let zero = L::splat(L::Scalar::ZERO);
+        let nan = L::splat(L::Scalar::NAN);
+        let hit = self.hit();
         let (nx, ny) = (self.nx, self.ny);
         let away = zero.lt(nx * ray.dx + ny * ray.dy);
-        let facing = (L::select(away, -nx, nx), L::select(away, -ny, ny));
-        let point = self.hit() & !nx.eq_(nx);
-        if !L::any(point) {
-            return facing;
+        let mut n = (L::select(away, -nx, nx), L::select(away, -ny, ny));
+        let point = hit & !nx.eq_(nx);
+        if L::any(point) {
+            let (ux, uy) = unit(ray.dx, ray.dy);
+            n = (L::select(point, -ux, n.0), L::select(point, -uy, n.1));
         }
-        let (ux, uy) = unit(ray.dx, ray.dy);
-        (
-            L::select(point, -ux, facing.0),
-            L::select(point, -uy, facing.1),
-        )
+        // An invalid ray's lanes may have carried a normal; its `j` was cleared after the loop.
+        (L::select(hit, n.0, nan), L::select(hit, n.1, nan))
     }
 }
 
@@ -316,7 +325,15 @@ pub fn cast_segments_one<F: Real>(
     check_t_max(t_max)?;
     check_count::<F>(segs)?;
     let r = RayLanes::from(*ray);
-    let best = closest::<F, true, true>(&r, t_max, &Entry::table(segs));
+    // One ray: the normal of the winner only, rather than of every segment.
+    let m = segs.columns().0.len();
+    let rows = (0..m).map(|k| Entry::bare(Row::of(segs, k)));
+    let mut best = closest::<F, true, false>(&r, t_max, rows);
+    let k = index_of(best.j);
+    if k != NO_HIT {
+        let e = Entry::of(Row::of(segs, k as usize));
+        (best.nx, best.ny) = (e.nx, e.ny);
+    }
     Ok(SegmentHit {
         t: best.t(),
         s: best.s(),
@@ -452,7 +469,7 @@ impl<F: Real> Query<'_, F> {
         i: usize,
         r: &RayLanes<L>,
     ) {
-        let best = closest::<L, S, N>(r, self.t_max, self.table);
+        let best = closest::<L, S, N>(r, self.t_max, self.table.iter().copied());
         put(&mut o.t, i, best.t());
         if let Some(k) = o.index.as_deref_mut() {
             write_as(best.j, &mut k[i..], index_of);
