@@ -606,6 +606,26 @@ fn polygon_cases<F: Real>() {
             && h.inside == inside;
         assert!(ok, "{name}: {h:?}");
     }
+    // An entering `t` below the float range: from just left of the left edge, with a huge `D`
+    // (`t = 2^-(2e+1)` underflows to 0): reported as the smallest subnormal, never `t = 0`
+    // (which would say "origin inside"), and against the left edge.
+    let e = if core::mem::size_of::<F>() == 4 {
+        100
+    } else {
+        600
+    };
+    let (small, huge) = (
+        F::from_f64((-e as f64).exp2()),
+        F::from_f64((e as f64).exp2()),
+    );
+    let v: Vec<(F, F)> = CCW.iter().map(|&(x, y)| (f(x), f(y))).collect();
+    let poly = ConvexPolygon::new(&v).unwrap();
+    let r = Ray::new(-small, f(1.0), huge, f(0.0));
+    let h = cast_polygon_one(&poly, &r, f(INF), InsideMode::Origin).unwrap();
+    assert!(
+        h.t == F::TINY && h.edge == 3 && same(h.normal.0, -1.0) && !h.inside,
+        "underflowing entry: {h:?}"
+    );
 }
 
 /// Cyrus–Beck against the CCW rect polygon: (name, segment, class, t_entry, t_exit, clipped).

@@ -109,7 +109,12 @@ fn cast_lanes<L: Lane>(
         nx: nan,
         ny: nan,
     };
-    let mut entry = Best { t: zero, ..none };
+    // Entering `t`s are ≥ 0, so any negative start is below them all; an entering `t` that
+    // underflowed to 0 is still kept (and becomes the smallest subnormal after the loop).
+    let mut entry = Best {
+        t: L::splat(L::Scalar::from_f64(-1.0)),
+        ..none
+    };
     let mut exit = Best { t: inf, ..none };
     let mut inside = ray.valid();
     let mut miss = !inside;
@@ -127,13 +132,14 @@ fn cast_lanes<L: Lane>(
         let out = f0.lt(zero);
         inside = inside & !out;
         miss = miss | (out & fd.le(zero));
-        // One quotient for both sides: `−f0/fd` is `f0/(−fd)` bit for bit.
+        // One quotient for both sides: `−f0/fd` is `f0/(−fd)` bit for bit. (A leaving `t` of
+        // `-0.0` compares as `+0.0` does; it is made `+0.0` after the loop.)
         let t = -f0 / fd;
-        let t_in = L::select(t.eq_(zero), tiny, t);
-        entry.keep(out & zero.lt(fd) & entry.t.lt(t_in), t_in, j, nx, ny);
-        let t_out = t + zero;
-        exit.keep(!out & fd.lt(zero) & t_out.lt(exit.t), t_out, j, nx, ny);
+        entry.keep(out & zero.lt(fd) & entry.t.lt(t), t, j, nx, ny);
+        exit.keep(!out & fd.lt(zero) & t.lt(exit.t), t, j, nx, ny);
     }
+    entry.t = L::select(entry.t.eq_(zero), tiny, entry.t);
+    exit.t = exit.t + zero;
     let hit = !inside & !miss & entry.t.le(exit.t) & entry.t.le(t_max);
     let at_inside = match mode {
         InsideMode::Origin => Best { t: zero, ..none },
