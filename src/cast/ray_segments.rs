@@ -149,9 +149,8 @@ fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate
     c
 }
 
-/// One segment as the inner loop reads it: start, end, `E = P1 − P0`, and its index as a
-/// float. A segment with a non-finite coordinate becomes a row of NaN, which no ray hits (every
-/// comparison with NaN is false, and NaN is never collinear).
+/// One finite segment as the inner loop reads it: start, end, `E = P1 − P0`, and its index as
+/// a float.
 #[derive(Clone, Copy)]
 struct Row<F> {
     sx: F,
@@ -164,26 +163,39 @@ struct Row<F> {
 }
 
 impl<F: Real> Row<F> {
-    /// Segment `k` of `segs`, with `j = k`.
-    fn of(segs: &SegmentsRef<'_, F>, k: usize) -> Self {
-        let (x0, y0, x1, y1) = segs.columns();
-        let (sx, sy, x1, y1) = (x0[k], y0[k], x1[k], y1[k]);
-        let n = F::NAN;
-        let (sx, sy, x1, y1) = if sx.finite() && sy.finite() && x1.finite() && y1.finite() {
-            (sx, sy, x1, y1)
-        } else {
-            (n, n, n, n)
-        };
-        Row {
+    /// The segment `(sx, sy) → (x1, y1)` of index `j`; `None` (never hit) for a non-finite
+    /// coordinate.
+    #[inline(always)]
+    fn new(sx: F, sy: F, x1: F, y1: F, j: F) -> Option<Self> {
+        let finite = sx.finite() && sy.finite() && x1.finite() && y1.finite();
+        finite.then(|| Row {
             sx,
             sy,
             x1,
             y1,
             ex: x1 - sx,
             ey: y1 - sy,
-            j: F::from_f64(k as f64),
-        }
+            j,
+        })
     }
+
+    /// Segment `k` of `segs` (a hit's, so finite).
+    fn of(segs: &SegmentsRef<'_, F>, k: usize) -> Option<Self> {
+        let (x0, y0, x1, y1) = segs.columns();
+        Row::new(x0[k], y0[k], x1[k], y1[k], F::from_f64(k as f64))
+    }
+}
+
+/// The finite segments of `segs` as rows, in index order.
+fn rows<'a, F: Real>(segs: &'a SegmentsRef<'_, F>) -> impl Iterator<Item = Row<F>> + 'a {
+    let (x0, y0, x1, y1) = segs.columns();
+    let mut j = F::ZERO;
+    let all = x0.iter().zip(y0).zip(x1).zip(y1);
+    all.filter_map(move |(((&sx, &sy), &x1), &y1)| {
+        let row = Row::new(sx, sy, x1, y1, j);
+        j = j + F::ONE;
+        row
+    })
 }
 
 /// What the batch knows of one segment: its row for the test, and its left unit normal
@@ -196,10 +208,9 @@ struct Entry<F> {
 }
 
 impl<F: Real> Entry<F> {
-    /// The entries of all segments, in index order.
+    /// The entries of the finite segments, in index order.
     fn table(segs: &SegmentsRef<'_, F>) -> Vec<Entry<F>> {
-        let m = segs.columns().0.len();
-        (0..m).map(|k| Entry::of(Row::of(segs, k))).collect()
+        rows(segs).map(Entry::of).collect()
     }
 
     /// The entry of `row` without its normal (NaN), for a loop that does not carry it.
@@ -326,12 +337,10 @@ pub fn cast_segments_one<F: Real>(
     check_count::<F>(segs)?;
     let r = RayLanes::from(*ray);
     // One ray: the normal of the winner only, rather than of every segment.
-    let m = segs.columns().0.len();
-    let rows = (0..m).map(|k| Entry::bare(Row::of(segs, k)));
-    let mut best = closest::<F, true, false>(&r, t_max, rows);
+    let mut best = closest::<F, true, false>(&r, t_max, rows(segs).map(Entry::bare));
     let k = index_of(best.j);
-    if k != NO_HIT {
-        let e = Entry::of(Row::of(segs, k as usize));
+    if let Some(row) = (k != NO_HIT).then(|| Row::of(segs, k as usize)).flatten() {
+        let e = Entry::of(row);
         (best.nx, best.ny) = (e.nx, e.ny);
     }
     Ok(SegmentHit {
