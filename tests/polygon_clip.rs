@@ -16,8 +16,8 @@ use proptest::prelude::*;
 use slabclip::cast::{clip_polygon, clip_polygon_one};
 use slabclip::{Class, Clip, ClipOutput, ConvexPolygon, Real, Segment, Segments};
 
-/// Cases per precision: 2 × 50,000 for the query.
-const CASES: u32 = 50_000;
+/// Random cases per precision (each test function runs one precision).
+const CASES: u32 = 100_000;
 
 fn q<F: Real>(x: F) -> Q {
     common::reference::q(x)

@@ -19,8 +19,9 @@ use proptest::prelude::*;
 use slabclip::cast::{cast_polygon, cast_polygon_one, PolygonCastOutput, PolygonHit};
 use slabclip::{ConvexPolygon, InsideMode, Ray, Rays, Real, NO_HIT};
 
-/// Cases per precision: 2 × 50,000 for the query (each runs both inside modes).
-const CASES: u32 = 50_000;
+/// Random cases per precision (each test function runs one precision; each case runs both
+/// inside modes).
+const CASES: u32 = 100_000;
 
 fn q<F: Real>(x: F) -> Q {
     common::reference::q(x)

@@ -21,8 +21,8 @@ use proptest::prelude::*;
 use slabclip::cast::{cast_segments, cast_segments_one, SegmentHit, SegmentsCastOutput};
 use slabclip::{Ray, Rays, Real, Segment, Segments, NO_HIT};
 
-/// Cases per precision: 2 × 50,000 for the query.
-const CASES: u32 = 50_000;
+/// Random cases per precision (each test function runs one precision).
+const CASES: u32 = 100_000;
 
 fn q<F: Real>(x: F) -> Q {
     common::reference::q(x)
