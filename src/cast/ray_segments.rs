@@ -17,8 +17,9 @@
 //!
 //! `s`'s range test is done on its numerator with the denominator's sign folded in, so `s` is a
 //! quotient of nonnegative numbers and `s ∈ [0, 1]` holds after rounding; `t` and `s` are
-//! reported as `+0.0`, never `-0.0`. Lanes run across rays with each segment broadcast: the closest-hit reduction then
-//! stays in each lane, with no horizontal step, and ties resolve by iteration order.
+//! reported as `+0.0`, never `-0.0`. Lanes run across rays with each segment broadcast: the
+//! closest-hit reduction then stays in each lane, with no horizontal step, and ties resolve by
+//! iteration order.
 //!
 //! Segments with a non-finite coordinate are never hit. A hit farther than the float range
 //! (`t` overflows to `+∞`) counts as a miss. The segment index is carried in a float lane, so a
@@ -75,7 +76,7 @@ struct Best<L> {
     ny: L,
 }
 
-/// One segment, broadcast to every lane (or, for the winners, one segment per lane).
+/// One segment, broadcast to every lane.
 #[derive(Clone, Copy)]
 struct SegLanes<L> {
     sx: L,
@@ -112,7 +113,7 @@ fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate
     // `0 ≤ t < best.t ≤ +∞` already refuses, so `den` is not tested.
     let ad = den.abs();
     let sp = L::select(den.lt(zero), -sn, sn);
-    let mut t = tn / den;
+    let t = tn / den;
     let mut c = Candidate {
         t,
         sn: sp,
@@ -138,13 +139,10 @@ fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate
         let so = L::select(seg_x, -wx / g.ex, -wy / g.ey);
         let so = L::select(so.lt(zero), zero, L::select(one.lt(so), one, so)) + zero;
         let sc = L::select(ahead, L::select(a_first, zero, one), so);
-        t = L::select(col_hit, tc, t);
-        c = Candidate {
-            t,
-            sn: L::select(col_hit, sc, c.sn),
-            ad: L::select(col_hit, one, c.ad),
-            hit: c.hit | col_hit,
-        };
+        c.t = L::select(col_hit, tc, c.t);
+        c.sn = L::select(col_hit, sc, c.sn);
+        c.ad = L::select(col_hit, one, c.ad);
+        c.hit = c.hit | col_hit;
     }
     c
 }
@@ -179,10 +177,14 @@ impl<F: Real> Row<F> {
         })
     }
 
-    /// Segment `k` of `segs` (a hit's, so finite).
-    fn of(segs: &SegmentsRef<'_, F>, k: usize) -> Option<Self> {
+    /// The segment of float index `j` in `segs`; `None` for NaN (no hit).
+    fn of(segs: &SegmentsRef<'_, F>, j: F) -> Option<Self> {
+        let k = match index_of(j) {
+            NO_HIT => return None,
+            k => k as usize,
+        };
         let (x0, y0, x1, y1) = segs.columns();
-        Row::new(x0[k], y0[k], x1[k], y1[k], F::from_f64(k as f64))
+        Row::new(x0[k], y0[k], x1[k], y1[k], j)
     }
 }
 
@@ -276,6 +278,7 @@ fn closest<L: Lane, const S: bool, const N: bool>(
 }
 
 impl<L: Lane> Best<L> {
+    #[inline(always)]
     fn hit(&self) -> L::Mask {
         self.j.eq_(self.j)
     }
@@ -338,8 +341,7 @@ pub fn cast_segments_one<F: Real>(
     let r = RayLanes::from(*ray);
     // One ray: the normal of the winner only, rather than of every segment.
     let mut best = closest::<F, true, false>(&r, t_max, rows(segs).map(Entry::bare));
-    let k = index_of(best.j);
-    if let Some(row) = (k != NO_HIT).then(|| Row::of(segs, k as usize)).flatten() {
+    if let Some(row) = Row::of(segs, best.j) {
         let e = Entry::of(row);
         (best.nx, best.ny) = (e.nx, e.ny);
     }
