@@ -94,6 +94,7 @@ pub mod io;
 pub mod kernels;
 pub mod real;
 pub mod reference;
+mod scalar;
 pub mod shapes;
 pub mod simd;
 pub mod workload;

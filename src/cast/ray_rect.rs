@@ -1,11 +1,11 @@
 //! Ray × rect: the slab method of segment clipping, on the range `[0, t_max]`.
 //!
 //! ```text
-//! (near_x, far_x) = ray_axis_slab(xmin, xmax, ox, dx)     (bound − o)/d, sign-exact, ~1 ulp
-//! (near_y, far_y) = ray_axis_slab(ymin, ymax, oy, dy)     d == 0: all or nothing
-//! near, far       = intersect_slabs(x, y)                 the very code slab-scalar runs
-//! raw             = [max(near, 0), min(far, t_max)]
-//! finish_range    : t_entry = 0 iff O in the closed rect; NaN on a miss or an invalid ray
+//! (t(xmin), t(xmax)) = axis_t(xmin, xmax, ox, dx)     (bound − o)·(1/d), within 6 ulps
+//! (t(ymin), t(ymax)) = axis_t(ymin, ymax, oy, dy)     d == 0: all or nothing (slab)
+//! raw                = from_slabs(slab(x), slab(y))   [max(near, 0), min(far, t_max)]
+//! finish_range       : t_entry = 0 iff O in the closed rect, t_exit = 0 only when the ray
+//!                      leaves exactly at O; NaN on a miss or an invalid ray
 //! ```
 //!
 //! The boundary parameter, the slab, the intersection of the two slabs and the finishing step
@@ -18,10 +18,12 @@
 use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
-use crate::kernels::contract::{finish_range, ray_axis_slab, Ends, Finished, Raw, RectLanes};
+use crate::kernels::contract::{
+    axis_t, finish_range, in_range, on_crossed_edge, ray_axis_careful, slab, Ends, FarEnds,
+    Finished, Raw, RectLanes,
+};
 use crate::kernels::simd_slab::{Broadcast, RectSource};
-use crate::kernels::slab::intersect_slabs;
-use crate::real::{write_as, Lane, Real};
+use crate::real::{Lane, Real};
 
 /// One ray against one rect.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,19 +63,36 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
     ray: &RayLanes<L>,
     t_max: L,
 ) -> Finished<L> {
-    let x = ray_axis_slab(r.xmin, r.xmax, ray.ox, ray.dx);
-    let y = ray_axis_slab(r.ymin, r.ymax, ray.oy, ray.dy);
-    let (near, far, entry_y, exit_y) = intersect_slabs(x, y);
-    let raw = Raw::from_planes_upto(near, far, t_max, entry_y, exit_y);
+    // `+ 0` makes a `-0.0` direction `+0.0`, as `contract::delta` does for segments.
+    let zero = L::splat(L::Scalar::ZERO);
+    let (dx, dy) = (ray.dx + zero, ray.dy + zero);
+    let mut tx = axis_t(r.xmin, r.xmax, ray.ox, dx);
+    let mut ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
+    let (ok_x, ok_y) = (in_range(dx), in_range(dy));
+    if L::any(!(ok_x & ok_y)) {
+        tx = ray_axis_careful((r.xmin, r.xmax), ray.ox, dx, ok_x, tx);
+        ty = ray_axis_careful((r.ymin, r.ymax), ray.oy, dy, ok_y, ty);
+    }
+    let valid = ray.valid();
+    let raw = Raw::from_slabs(slab(tx), slab(ty), t_max, valid);
+    let start_in = r.contains(ray.ox, ray.oy);
+    // From outside, the entry is positive even where it underflowed (as `finish_range` reports
+    // it), so that `t_max = 0` never puts an outside origin in the rect.
+    let entry = L::select(start_in, raw.entry, raw.entry.max_any(L::splat(L::Scalar::TINY)));
     let ends = Ends {
-        start_in: r.contains(ray.ox, ray.oy),
+        start_in,
         // t_max lies in [entry, exit]: the ray ends in the rect. Never for t_max = ∞ (no point
         // there), so parameters that overflowed to ∞ on both sides stay a miss.
-        end_in: raw.exit.ge(t_max) & raw.entry.le(t_max) & t_max.finite(),
+        end_in: raw.exit.ge(t_max) & entry.le(t_max) & t_max.finite(),
         top: t_max,
         below_top: t_max,
+        graze_top: t_max,
     };
-    finish_range(ray.valid(), ends, raw)
+    finish_range(valid, ends, raw, || FarEnds {
+        // The far end of a ray is no input point: decided on the rounded parameters above.
+        end_on_entry: zero.lt(zero),
+        start_on_exit: on_crossed_edge(r, (ray.ox, ray.oy), (dx, dy), false),
+    })
 }
 
 /// One ray against one rect. `t_max` NaN or negative is an [`Error::InvalidArgument`].
@@ -124,7 +143,7 @@ impl<F: Real> RectCastOutput<'_, F> {
         put(&mut self.t_exit, i, f.t_exit);
         if let Some(k) = self.class.as_deref_mut() {
             let codes = Class::code_lanes_upto(f.valid, f.t_entry, f.t_exit, t_max);
-            write_as(codes, &mut k[i..], |c| c.to_bits_u64() as u8);
+            codes.write_low_bytes(&mut k[i..]);
         }
     }
 }

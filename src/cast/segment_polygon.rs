@@ -23,7 +23,7 @@ use super::polygon::ConvexPolygon;
 use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{finish_range, Ends, Finished, Raw};
+use crate::kernels::contract::{finish_range, Ends, FarEnds, Finished, Raw};
 use crate::kernels::simd_slab::{load_chunk, store_lanes};
 use crate::kernels::Clip;
 use crate::real::{Lane, Real};
@@ -41,6 +41,9 @@ fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished
     let (mut start_in, mut end_in) = (valid, valid);
     let mut miss = !valid;
     let (mut entry, mut exit) = (zero, one);
+    // P1 on the line of an edge P0 is outside of (the segment enters there at P1), and P0 on
+    // the line of an edge P1 is outside of (it leaves there at P0): the far ends of SPEC §1.
+    let (mut end_on_entry, mut start_on_exit) = (!valid & valid, !valid & valid);
     let edges = p.vx.iter().zip(&p.vy).zip(p.ex.iter().zip(&p.ey));
     for ((&vx, &vy), (&ex, &ey)) in edges {
         let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
@@ -50,6 +53,8 @@ fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished
         start_in = start_in & !out0;
         end_in = end_in & !out1;
         miss = miss | (out0 & out1);
+        end_on_entry = end_on_entry | (out0 & f1.eq_(zero));
+        start_on_exit = start_on_exit | (out1 & f0.eq_(zero));
         let t = f0 / (f0 - f1);
         let t_in = L::select(t.eq_(zero), tiny, t);
         let enters = out0 & !out1 & entry.lt(t_in);
@@ -63,14 +68,19 @@ fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished
         exit: L::select(miss, nan, exit),
         entry_y: no,
         exit_y: no,
+        valid,
     };
     let ends = Ends {
         start_in,
         end_in,
         top: one,
         below_top: L::splat(L::Scalar::ONE_BELOW),
+        graze_top: L::splat(L::Scalar::GRAZE_TOP),
     };
-    finish_range(valid, ends, raw)
+    finish_range(valid, ends, raw, || FarEnds {
+        end_on_entry,
+        start_on_exit,
+    })
 }
 
 /// `P(t)` of a clip: the endpoint itself at `t = 0` and `t = 1`, NaN for NaN.

@@ -42,15 +42,26 @@ fn outcode<F: Real>(r: &RectLanes<F>, x: F, y: F) -> u8 {
 }
 
 /// The outcode bits `(low, high)` on one axis of the point at parameter `t`, given that axis's
-/// slab `(near, far)` and direction.
+/// slab `(near, far)` and direction. `other_in`: the other endpoint is inside, so the moved one
+/// cannot pass the slab's far side (moving `P0`) or its near side (moving `P1`); only rounding
+/// could say so, near `t = 1` or `0`, and such a bit would send the clip to a wrong edge.
 #[inline(always)]
-fn axis_code<F: Real>(t: F, (near, far): (F, F), rising: bool, (low, high): (u8, u8)) -> u8 {
+fn axis_code<F: Real>(
+    t: F,
+    (near, far): (F, F),
+    rising: bool,
+    (low, high): (u8, u8),
+    (at_start, other_in): (bool, bool),
+) -> u8 {
     let (before, after) = if rising { (low, high) } else { (high, low) };
-    (if t < near { before } else { 0 }) | (if t > far { after } else { 0 })
+    let before_ok = !(other_in && !at_start);
+    let after_ok = !(other_in && at_start);
+    (if before_ok && t < near { before } else { 0 }) | (if after_ok && t > far { after } else { 0 })
 }
 
 fn raw<F: Real>(r: &RectLanes<F>, s: &Segment<F>) -> Raw<F> {
     let (mut c0, mut c1) = (outcode(r, s.x0, s.y0), outcode(r, s.x1, s.y1));
+    let ends_in = (c0 == 0, c1 == 0);
     let (mut t0, mut t1) = (F::ZERO, F::ONE);
     let (mut t0_y, mut t1_y) = (false, false);
     let slab_x = || axis_slab(r.xmin, r.xmax, s.x0, s.x1);
@@ -64,17 +75,38 @@ fn raw<F: Real>(r: &RectLanes<F>, s: &Segment<F>) -> Raw<F> {
             return Raw::MISS;
         }
         let (code, at_start) = if c0 != 0 { (c0, true) } else { (c1, false) };
+        let other_in = if at_start { ends_in.1 } else { ends_in.0 };
         let edge = code & code.wrapping_neg();
         let (t, on_y, new_code) = match edge {
             LEFT | RIGHT => {
                 let bound = if edge == LEFT { r.xmin } else { r.xmax };
                 let t = plane_t(bound, s.x0, s.x1);
-                (t, false, axis_code(t, slab_y(), s.y0 < s.y1, (BOTTOM, TOP)))
+                (
+                    t,
+                    false,
+                    axis_code(
+                        t,
+                        slab_y(),
+                        s.y0 < s.y1,
+                        (BOTTOM, TOP),
+                        (at_start, other_in),
+                    ),
+                )
             }
             _ => {
                 let bound = if edge == BOTTOM { r.ymin } else { r.ymax };
                 let t = plane_t(bound, s.y0, s.y1);
-                (t, true, axis_code(t, slab_x(), s.x0 < s.x1, (LEFT, RIGHT)))
+                (
+                    t,
+                    true,
+                    axis_code(
+                        t,
+                        slab_x(),
+                        s.x0 < s.x1,
+                        (LEFT, RIGHT),
+                        (at_start, other_in),
+                    ),
+                )
             }
         };
         if at_start {
@@ -88,6 +120,7 @@ fn raw<F: Real>(r: &RectLanes<F>, s: &Segment<F>) -> Raw<F> {
         exit: t1,
         entry_y: t0_y,
         exit_y: t1_y,
+        valid: true,
     }
 }
 

@@ -1,5 +1,6 @@
-//! What every clip kernel shares: the parameter of a boundary line, and the finishing step that
-//! turns an algorithm's raw entry/exit parameters into the exact answers of SPEC §1.
+//! What every clip kernel shares: the parameter of a boundary line, the slab of one axis, and
+//! the finishing step that turns an algorithm's raw entry/exit parameters into the exact answers
+//! of SPEC §1.
 //!
 //! An algorithm's only job is to find, for one segment, the *raw* parameters
 //!
@@ -7,13 +8,22 @@
 //! entry = max(0, t of each boundary crossed inward)     exit = min(1, t of each crossed outward)
 //! ```
 //!
-//! (or [`Raw::MISS`]) and which axis each came from. It computes every boundary parameter with
-//! [`plane_t`], so that all algorithms see the same numbers. [`finish`] then applies the contract:
+//! (or [`Raw::MISS`]) and which axis each came from. Every boundary parameter is
 //!
-//! * `t_entry == 0` iff `P0` is in the closed rect, `t_exit == 1` iff `P1` is, decided by plain
-//!   comparisons: an endpoint outside never gets 0 from an underflow (boundary parameters are
-//!   sign-exact, see [`plane_t`]) nor 1 from a rounding (`t_exit ≤ 1 − ε/2`), and an endpoint
-//!   inside always makes a hit;
+//! ```text
+//! t = (bound − p0) · (1 / d),   d = p1 − p0          one division per axis, within 6 ulps
+//! ```
+//!
+//! ([`axis_t`], [`plane_t`]), so all algorithms see the same numbers. The decisions do not
+//! depend on how `t` rounds: [`finish`] applies the contract,
+//!
+//! * `t_entry == 0` iff `P0` is in the closed rect, `t_exit == 1` iff `P1` is, by comparisons of
+//!   the coordinates; other parameters are kept within `[TINY, 1 − ε/2]`, so an underflow or a
+//!   rounding never passes for an endpoint, and an endpoint inside always makes a hit;
+//! * the far ends: `t_entry == 1` only when the segment enters exactly at `P1` (`P1` on the
+//!   boundary it enters through), `t_exit == 0` only when it leaves exactly at `P0`, decided by
+//!   comparing the coordinates with the bounds ([`FarEnds`]), in a branch taken only by chunks
+//!   whose rounded parameters come near those ends;
 //! * with both endpoints outside, a hit needs `entry < 1` and `exit > 0`: exact arithmetic
 //!   always has them, so a parameter rounded onto 0 or 1 is a graze and reported as a miss;
 //! * NaN or ±∞ in a coordinate gives [`Class::Invalid`](crate::Class::Invalid) and NaN parameters;
@@ -24,7 +34,7 @@
 //! coordinate is clamped into the rect, so no rounding puts a point a hair outside.
 
 use crate::geom::{Rect, Segment};
-use crate::real::Lane;
+use crate::real::{Lane, Real};
 
 /// The rect with every bound broadcast to the lanes of `L`.
 #[derive(Clone, Copy)]
@@ -64,38 +74,59 @@ pub(crate) struct Raw<L: Lane> {
     pub entry_y: L::Mask,
     /// The exit parameter came from a horizontal edge.
     pub exit_y: L::Mask,
+    /// All four coordinates are finite. The slab kernels know it from their range test (a
+    /// chunk that passes has no NaN or ±∞); other kernels get it from [`finish`]'s caller.
+    pub valid: L::Mask,
 }
 
 impl<L: Lane> Raw<L> {
-    /// From the largest inward and the smallest outward boundary parameter: `entry = max(near,
-    /// 0)`, `exit = min(far, 1)`.
+    /// From the largest inward and the smallest outward boundary parameter, neither NaN:
+    /// `entry = max(near, 0)`, `exit = min(far, 1)`. `valid` is set by the caller of
+    /// [`finish`].
     #[inline(always)]
     pub fn from_planes(near: L, far: L, entry_y: L::Mask, exit_y: L::Mask) -> Self {
-        use crate::Real;
-        Self::from_planes_upto(near, far, L::splat(L::Scalar::ONE), entry_y, exit_y)
-    }
-
-    /// [`Raw::from_planes`] for the range `[0, top]`: `exit = min(far, top)`.
-    #[inline(always)]
-    pub fn from_planes_upto(near: L, far: L, top: L, entry_y: L::Mask, exit_y: L::Mask) -> Self {
-        use crate::Real;
-        let zero = L::splat(L::Scalar::ZERO);
+        let (zero, one) = (L::splat(L::Scalar::ZERO), L::splat(L::Scalar::ONE));
         Raw {
-            entry: L::select(near.gt(zero), near, zero),
-            exit: L::select(far.lt(top), far, top),
+            entry: near.max_any(zero),
+            exit: far.min_any(one),
             entry_y,
             exit_y,
+            valid: zero.eq_(zero),
+        }
+    }
+
+    /// The intersection of the x and y slabs (each `(near, far)` from [`slab`], where a NaN
+    /// stands for "the whole line") with `[0, top]`; ties between the axes go to x.
+    ///
+    /// `max`/`min` take the NaN operand first, so it drops out (see [`Lane::min_any`]): a
+    /// parallel axis through a bound leaves the other axis and `[0, top]` to decide.
+    #[inline(always)]
+    pub fn from_slabs(
+        (near_x, far_x): (L, L),
+        (near_y, far_y): (L, L),
+        top: L,
+        valid: L::Mask,
+    ) -> Self {
+        let zero = L::splat(L::Scalar::ZERO);
+        let is_nan = |t: L| !t.eq_(t);
+        Raw {
+            entry: near_x.max_any(near_y.max_any(zero)),
+            exit: far_x.min_any(far_y.min_any(top)),
+            entry_y: near_y.gt(near_x) | is_nan(near_x),
+            exit_y: far_y.lt(far_x) | is_nan(far_x),
+            valid,
         }
     }
 }
 
-impl<F: crate::Real> Raw<F> {
+impl<F: Real> Raw<F> {
     /// A sure miss (a trivial reject).
     pub const MISS: Raw<F> = Raw {
         entry: F::INFINITY,
         exit: F::NAN,
         entry_y: false,
         exit_y: false,
+        valid: true,
     };
 }
 
@@ -112,6 +143,115 @@ pub(crate) struct Finished<L: Lane> {
     pub exit_y: L::Mask,
 }
 
+/// `p1 − p0` with `-0.0` turned into `+0.0` (`x + 0` does that and nothing else), so that a
+/// parallel axis always divides into `+∞` and [`slab`] sees one sign.
+#[inline(always)]
+pub(crate) fn delta<L: Lane>(p0: L, p1: L) -> L {
+    (p1 - p0) + L::splat(L::Scalar::ZERO)
+}
+
+/// Whether `(bound − p0)·(1/d)` is within 6 ulps of the exact `(bound − p0)/d` for every
+/// finite `bound`, `p0`: `d` is zero (a parallel axis, settled by the slab) or normal and at
+/// most [`RANGE_HI`](crate::Real::RANGE_HI), so that `1/d` is finite and normal. False for NaN
+/// and ±∞, so a chunk whose lanes all pass has only finite coordinates.
+#[inline(always)]
+pub(crate) fn in_range<L: Lane>(d: L) -> L::Mask {
+    let m = d.abs();
+    let (lo, hi) = (L::splat(L::Scalar::RANGE_LO), L::splat(L::Scalar::RANGE_HI));
+    (lo.le(m) & m.le(hi)) | d.eq_(L::splat(L::Scalar::ZERO))
+}
+
+/// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):
+/// one reciprocal, two products.
+///
+/// ```text
+/// t = fl(fl(bound − p0) · fl(1/d)),   d = fl(p1 − p0)
+/// ```
+///
+/// Four roundings of at most half an ulp each: within 6 ulps of the exact value (SPEC §1) where
+/// [`in_range`] holds. The sign is exact (`bound − p0` is zero only when `bound == p0`) but a
+/// tiny `t` may underflow to zero; [`finish_range`] never lets that pass for an endpoint. On a
+/// parallel axis `t` is `±∞`, or NaN (`0·∞`) for a bound through `p0`: [`slab`] reads both.
+#[inline(always)]
+pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
+    let r = L::splat(L::Scalar::ONE) / d;
+    ((lo - p0) * r, (hi - p0) * r)
+}
+
+/// The slab `(near, far)` of one axis from its boundary parameters `(t(lo), t(hi))` (from
+/// [`axis_t`]): `near = min`, `far = max`, with the operand order chosen so that a NaN `t`
+/// comes out as NaN, which [`Raw::from_slabs`] reads as "no limit".
+///
+/// A parallel axis has `d = +0` ([`delta`]), so `t = (bound − p0)·∞`:
+///
+/// ```text
+/// p0 < lo:       (+∞, +∞)  near = +∞: a miss        p0 > hi:  (−∞, −∞)  far = −∞: a miss
+/// lo < p0 < hi:  (−∞, +∞)  the whole line           p0 == lo: (NaN, +∞) near NaN, far +∞
+/// p0 == hi:      (−∞, NaN) near −∞, far NaN         lo == p0 == hi: (NaN, NaN)
+/// ```
+///
+/// so no `0·∞` reaches a result, without a mask for parallel lanes.
+#[inline(always)]
+pub(crate) fn slab<L: Lane>((t_lo, t_hi): (L, L)) -> (L, L) {
+    (t_hi.min_any(t_lo), t_lo.max_any(t_hi))
+}
+
+/// The parameter `t` where the line through `p0`, `p1` meets the line `coordinate = bound`:
+/// [`axis_t`]'s arithmetic for one bound, [`careful_t`] where [`in_range`] fails. The boundary
+/// parameter of the scalar kernels, which test boundaries one at a time; a parallel axis gives
+/// ±∞ or NaN, for the caller to replace.
+#[inline(always)]
+pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
+    let d = delta(p0, p1);
+    let t = (bound - p0) * (L::splat(L::Scalar::ONE) / d);
+    let ok = in_range(d);
+    if L::any(!ok) {
+        L::select(ok, t, segment_careful_t(bound, p0, p1))
+    } else {
+        t
+    }
+}
+
+/// The boundary parameters of one axis of a segment, as [`axis_t`] gives them, with
+/// [`careful_t`] in the lanes where `ok` (from [`in_range`]) is false. Called only for chunks
+/// with such a lane.
+#[inline(never)]
+pub(crate) fn segment_axis_careful<L: Lane>(
+    (lo, hi): (L, L),
+    p0: L,
+    p1: L,
+    ok: L::Mask,
+    t: (L, L),
+) -> (L, L) {
+    (
+        L::select(ok, t.0, segment_careful_t(lo, p0, p1)),
+        L::select(ok, t.1, segment_careful_t(hi, p0, p1)),
+    )
+}
+
+/// [`segment_axis_careful`] for a ray `o + t·d` (an exact denominator).
+#[inline(never)]
+pub(crate) fn ray_axis_careful<L: Lane>(
+    (lo, hi): (L, L),
+    o: L,
+    d: L,
+    ok: L::Mask,
+    t: (L, L),
+) -> (L, L) {
+    let zero = L::splat(L::Scalar::ZERO);
+    let careful = |bound| careful_t(bound, o, (d, zero), zero.lt(d), |h: L| (d * h, zero));
+    (
+        L::select(ok, t.0, careful(lo)),
+        L::select(ok, t.1, careful(hi)),
+    )
+}
+
+#[inline(always)]
+fn segment_careful_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
+    let den = two_diff(p1, p0);
+    careful_t(bound, p0, den, p0.lt(p1), |h| two_diff(p1 * h, p0 * h))
+}
+
 /// `a − b` and its rounding error: `a − b = s + e` exactly (Knuth's TwoSum), while finite.
 #[inline(always)]
 fn two_diff<L: Lane>(a: L, b: L) -> (L, L) {
@@ -122,10 +262,8 @@ fn two_diff<L: Lane>(a: L, b: L) -> (L, L) {
 }
 
 /// `(a + ea) / (b + eb)` to within about one ulp, from the rounded parts and their errors.
-///
-/// The plain quotient `a / b` of two rounded differences can be 2.5 ulps off the exact ratio,
-/// more than SPEC §1 allows; one correction term brings it back. Non-finite quotients (a zero
-/// denominator, an overflow) are passed through untouched so that no `∞ − ∞` makes a NaN.
+/// Non-finite quotients (a zero denominator, an overflow) are passed through untouched so that
+/// no `∞ − ∞` makes a NaN.
 #[inline(always)]
 fn ratio<L: Lane>((a, ea): (L, L), (b, eb): (L, L)) -> L {
     let q = a / b;
@@ -133,198 +271,16 @@ fn ratio<L: Lane>((a, ea): (L, L), (b, eb): (L, L)) -> L {
     L::select(q.finite(), q + c, q)
 }
 
-/// `a − q·b` rounded once, for `q·b` close to `a` (within a factor of 2) and magnitudes far from
-/// overflow and underflow, as in [`fast_t`].
-///
-/// With the `fma` target feature this is one fused multiply-add. Without it, Dekker's exact
-/// product `q·b = p + e` (Veltkamp splitting) gives the same bits: `a − p` is exact (Sterbenz),
-/// and `(a − p) − e` rounds the same exact value once, as the fused operation does.
-#[inline(always)]
-fn residual<L: Lane>(a: L, q: L, b: L) -> L {
-    #[cfg(target_feature = "fma")]
-    {
-        (-q).mul_add(b, a)
-    }
-    #[cfg(not(target_feature = "fma"))]
-    {
-        use crate::Real;
-        let split = |x: L| {
-            let c = L::splat(L::Scalar::SPLIT) * x;
-            let hi = c - (c - x);
-            (hi, x - hi)
-        };
-        let p = q * b;
-        let ((qh, ql), (bh, bl)) = (split(q), split(b));
-        let e = ((qh * bh - p) + qh * bl + ql * bh) + ql * bl;
-        (a - p) - e
-    }
-}
-
-/// The parameter `t` where the line through `p0`, `p1` meets the line `coordinate = bound`:
-/// `(bound − p0) / (p1 − p0)`, within about half an ulp of the exact value.
-///
-/// `p1 == p0` (a parallel axis, `0.0` or `-0.0` difference) gives ±∞ or NaN, as `a / ±0` would;
-/// callers replace it before use. See [`fast_t`] for the arithmetic and [`careful_t`] for
-/// the lanes it leaves.
-#[inline(always)]
-pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
-    let den = two_diff(p1, p0);
-    boundary_t(bound, p0, den, p0.lt(p1), |h| two_diff(p1 * h, p0 * h))
-}
-
-/// The parameter `t` where the ray `o + t·d` meets the line `coordinate = bound`: `(bound − o)
-/// / d`, for a direction `d` known exactly (no rounding error in the denominator). The same
-/// computation and guarantees as [`plane_t`]: sign-exact, and `d == 0` gives ±∞ or NaN for the
-/// caller to replace.
-#[inline(always)]
-pub(crate) fn ray_plane_t<L: Lane>(bound: L, o: L, d: L) -> L {
-    use crate::Real;
-    let zero = L::splat(L::Scalar::ZERO);
-    boundary_t(bound, o, (d, zero), zero.lt(d), |h| (d * h, zero))
-}
-
-/// `(bound − p0) / den` for a denominator given as a (value, rounding error) pair, positive when
-/// `ahead`: [`fast_t`] where it holds, else [`careful_t`] (`den_half(½)` gives the halved
-/// denominator for its overflow path). The body [`plane_t`] and [`ray_plane_t`] share.
-#[inline(always)]
-fn boundary_t<L: Lane>(
-    bound: L,
-    p0: L,
-    den: (L, L),
-    ahead: L::Mask,
-    den_half: impl FnOnce(L) -> (L, L),
-) -> L {
-    let (t, settled) = fast_t(bound, p0, den);
-    if L::any(!settled) {
-        L::select(settled, t, careful_t(bound, p0, den, ahead, den_half))
-    } else {
-        t
-    }
-}
-
-/// `(bound − p0) / (b + eb)` by one reciprocal and an exact residual, and which lanes it settles.
-///
-/// ```text
-/// A = a + ea = bound − p0,  B = b + eb               exact, as rounded part + error (TwoSum)
-/// r  = 1 / b                 one division, shared by both bounds of an axis
-/// q0 = a · r                 within ~2 ulps of A / B
-/// t  = q0 + (A − q0·B) · r   A − q0·B = (a − q0·b) + ea − q0·eb, the first part rounded once
-///                            (`residual`); the rest only nudges a correction already ≪ 1 ulp
-/// ```
-///
-/// The form holds while every magnitude is far from underflow and overflow: `r` and `q0` within
-/// [`FAST_MIN`](crate::Real::FAST_MIN)`..=FAST_MAX` (or `bound == p0`). Those lanes, and parallel
-/// ones (`t = q0 = a·(1/±0)`, ±∞ or NaN), are `settled`; the rest (huge or tiny coordinate
-/// differences, NaN, ±∞) must take [`careful_t`]. Ordinary data never does.
-#[inline(always)]
-fn fast_t<L: Lane>(bound: L, p0: L, den: (L, L)) -> (L, L::Mask) {
-    use crate::Real;
-    let r = L::splat(L::Scalar::ONE) / den.0;
-    let f = fast_parts(bound, p0, den, r);
-    let fast = f.settled(r);
-    let zero = L::splat(L::Scalar::ZERO);
-    (L::select(fast, f.t, f.q0), fast | den.0.eq_(zero))
-}
-
-/// [`fast_t`]'s arithmetic with the reciprocal `r = 1/b` given, and what its check needs.
-#[derive(Clone, Copy)]
-struct FastParts<L> {
-    t: L,
-    q0: L,
-    a: L,
-}
-
-#[inline(always)]
-fn fast_parts<L: Lane>(bound: L, p0: L, (b, eb): (L, L), r: L) -> FastParts<L> {
-    let (a, ea) = two_diff(bound, p0);
-    let q0 = a * r;
-    let n = (residual(a, q0, b) + ea) - q0 * eb;
-    FastParts {
-        t: q0 + n * r,
-        q0,
-        a,
-    }
-}
-
-impl<L: Lane> FastParts<L> {
-    /// The lanes where `t` is right: `r` and `q0` within the fast range, or `bound == p0`.
-    #[inline(always)]
-    fn settled(&self, r: L) -> L::Mask {
-        use crate::Real;
-        let (lo, hi) = (L::splat(L::Scalar::FAST_MIN), L::splat(L::Scalar::FAST_MAX));
-        let in_range = |x: L| {
-            let m = x.abs();
-            lo.le(m) & m.le(hi)
-        };
-        in_range(r) & (in_range(self.q0) | self.a.eq_(L::splat(L::Scalar::ZERO)))
-    }
-}
-
-/// Both boundary parameters of one axis by [`fast_t`]'s arithmetic, unchecked: `t` is
-/// `(t(lo), t(hi))`, right where [`fast_settles`] says so.
-#[derive(Clone, Copy)]
-pub(crate) struct AxisFast<L> {
-    pub t: (L, L),
-    r: L,
-    b: L,
-    parts: (FastParts<L>, FastParts<L>),
-}
-
-#[inline(always)]
-pub(crate) fn axis_fast<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> AxisFast<L> {
-    use crate::Real;
-    let (one, zero) = (L::splat(L::Scalar::ONE), L::splat(L::Scalar::ZERO));
-    let den = two_diff(p1, p0);
-    // The slab settles a parallel axis whatever its `t`: dividing by 1 there keeps the lane in
-    // range for the test of `fast_settles`.
-    let b = L::select(den.0.eq_(zero), one, den.0);
-    let r = one / b;
-    let parts = (
-        fast_parts(lo, p0, (b, den.1), r),
-        fast_parts(hi, p0, (b, den.1), r),
-    );
-    AxisFast {
-        t: (parts.0.t, parts.1.t),
-        r,
-        b: den.0,
-        parts,
-    }
-}
-
-/// Whether [`axis_fast`] settled every lane of both axes but parallel ones (which the slab
-/// replaces). First one range test of all the magnitudes at once: `|r|` of both axes and `|q0|`
-/// of all four boundaries (1 where `bound == p0`, whose `t = 0` is exact) within the fast range;
-/// only where that fails, the per-lane test of [`fast_t`]. (A NaN in a `q0` chain cannot hide a
-/// failure: for finite input it needs `r` out of range, and the `r` test has no NaN; lanes with
-/// NaN or ±∞ input are invalid, and their answer is NaN whichever way they go.)
-#[inline(always)]
-pub(crate) fn fast_settles<L: Lane>(x: &AxisFast<L>, y: &AxisFast<L>) -> bool {
-    use crate::Real;
-    let (lo, hi) = (L::splat(L::Scalar::FAST_MIN), L::splat(L::Scalar::FAST_MAX));
-    let (one, zero) = (L::splat(L::Scalar::ONE), L::splat(L::Scalar::ZERO));
-    let (rx, ry) = (x.r.abs(), y.r.abs());
-    let q = [x.parts.0, x.parts.1, y.parts.0, y.parts.1]
-        .map(|p| L::select(p.a.eq_(zero), one, p.q0.abs()));
-    let q_lo = q[0].min_any(q[1]).min_any(q[2].min_any(q[3]));
-    let q_hi = q[0].max_any(q[1]).max_any(q[2].max_any(q[3]));
-    let cheap = lo.le(rx.min_any(ry)) & rx.max_any(ry).le(hi) & lo.le(q_lo) & q_hi.le(hi);
-    if !L::any(!cheap) {
-        return true;
-    }
-    let axis = |a: &AxisFast<L>| (a.parts.0.settled(a.r) & a.parts.1.settled(a.r)) | a.b.eq_(zero);
-    !L::any(!(axis(x) & axis(y)))
-}
-
-/// [`boundary_t`] for any finite inputs, within about one ulp: the correction by division, not
-/// by reciprocal, and scaled out of overflow.
+/// `(bound − p0) / den` for any finite inputs, within about one ulp, for the lanes [`axis_t`]
+/// cannot take (a coordinate difference that is subnormal or beyond [`RANGE_HI`]
+/// (crate::Real::RANGE_HI), NaN, ±∞). `den` is the denominator as a (value, rounding error)
+/// pair, positive when `ahead`; `den_half(½)` gives it halved.
 ///
 /// The sign is exact: `t` is zero only when `bound == p0`, and a nonzero `t` too small for the
-/// float type comes back as ±[`TINY`](crate::Real::TINY) rather than ±0, so comparisons of `t`
-/// with 0 decide as exact arithmetic would. (A `-0.0` exit compared equal to `0` once made two
-/// endpoints beyond the same edge a hit.) Where `bound − p0` or the denominator would overflow
-/// (finite inputs beyond half the float range) everything is halved first; the ratio does not
-/// change.
-#[inline(never)]
+/// float type comes back as ±[`TINY`](crate::Real::TINY) rather than ±0. Where `bound − p0` or
+/// the denominator would overflow (finite inputs beyond half the float range) everything is
+/// halved first; the ratio does not change.
+#[inline(always)]
 fn careful_t<L: Lane>(
     bound: L,
     p0: L,
@@ -332,7 +288,6 @@ fn careful_t<L: Lane>(
     ahead: L::Mask,
     den_half: impl FnOnce(L) -> (L, L),
 ) -> L {
-    use crate::Real;
     let num = two_diff(bound, p0);
     let mut t = ratio(num, den);
     let ok = num.0.finite() & den.0.finite();
@@ -349,66 +304,62 @@ fn careful_t<L: Lane>(
     L::select(underflow, L::select(positive, tiny, -tiny), t)
 }
 
-/// The slab of one axis: the parameters where the line enters and leaves `lo ≤ p ≤ hi`.
+/// The slab of one axis of a segment for the scalar kernels: [`plane_t`] at both bounds, then
+/// [`slab`].
 #[inline(always)]
 pub(crate) fn axis_slab<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> (L, L) {
-    let t = (plane_t(lo, p0, p1), plane_t(hi, p0, p1));
-    slab_of(lo, hi, p0, p0.lt(p1), p0.eq_(p1), t)
+    slab((plane_t(lo, p0, p1), plane_t(hi, p0, p1)))
 }
 
-/// [`axis_slab`] for the ray `o + t·d`: the same slab, with [`ray_plane_t`] as the boundary
-/// parameter (`d == 0` is the parallel case).
+/// Whether `(x, y)` lies on a boundary a line through it in direction `(dx, dy)` crosses
+/// inward (`inward`), or outward: the exact test behind the far-end rules of [`FarEnds`].
 #[inline(always)]
-pub(crate) fn ray_axis_slab<L: Lane>(lo: L, hi: L, o: L, d: L) -> (L, L) {
-    use crate::Real;
+pub(crate) fn on_crossed_edge<L: Lane>(
+    r: &RectLanes<L>,
+    (x, y): (L, L),
+    (dx, dy): (L, L),
+    inward: bool,
+) -> L::Mask {
     let zero = L::splat(L::Scalar::ZERO);
-    let t = (ray_plane_t(lo, o, d), ray_plane_t(hi, o, d));
-    slab_of(lo, hi, o, zero.lt(d), d.eq_(zero), t)
+    let (rx, lx, uy, dy_) = (zero.lt(dx), dx.lt(zero), zero.lt(dy), dy.lt(zero));
+    let (first_x, last_x, first_y, last_y) = (r.xmin, r.xmax, r.ymin, r.ymax);
+    let (a, b, c, d) = if inward {
+        (first_x, last_x, first_y, last_y)
+    } else {
+        (last_x, first_x, last_y, first_y)
+    };
+    (rx & x.eq_(a)) | (lx & x.eq_(b)) | (uy & y.eq_(c)) | (dy_ & y.eq_(d))
 }
 
-/// The slab from its two boundary parameters `(t(lo), t(hi))`, given which way the line runs.
-///
-/// A parallel axis is all of ℝ (`near = −∞`, `far = +∞`) when `lo ≤ p0 ≤ hi`, and empty
-/// (`near = +∞`, `far = −∞`) otherwise: no `0/0` or `∞·0` reaches a result.
-#[inline(always)]
-pub(crate) fn slab_of<L: Lane>(
-    lo: L,
-    hi: L,
-    p0: L,
-    rising: L::Mask,
-    parallel: L::Mask,
-    (t_lo, t_hi): (L, L),
-) -> (L, L) {
-    let near = L::select(rising, t_lo, t_hi);
-    let far = L::select(rising, t_hi, t_lo);
-    let inf = L::splat(<L::Scalar as crate::Real>::INFINITY);
-    let inside = lo.le(p0) & p0.le(hi);
-    (
-        L::select(parallel, L::select(inside, -inf, inf), near),
-        L::select(parallel, L::select(inside, inf, -inf), far),
-    )
-}
-
-/// `max(lo, min(x, hi))`, returning `+0.0` rather than `-0.0` when `x` is a zero and `lo` is `+0.0`.
-#[inline(always)]
-fn clamp<L: Lane>(x: L, lo: L, hi: L) -> L {
-    L::select(x.gt(lo), L::select(x.lt(hi), x, hi), lo)
+/// The exact far-end facts [`finish_range`] asks for when a chunk's rounded parameters come near
+/// them (SPEC §1, "the far ends are exact too").
+#[derive(Clone, Copy)]
+pub(crate) struct FarEnds<L: Lane> {
+    /// The end (`P1`) lies on the boundary the segment enters through: with `P1` inside, the
+    /// exact entry is 1.
+    pub end_on_entry: L::Mask,
+    /// The start (`P0`, the ray's origin) lies on the boundary it leaves through: with `P0`
+    /// inside, the exact exit is 0.
+    pub start_on_exit: L::Mask,
 }
 
 /// Applies SPEC §1 to an algorithm's raw answer; see the module docs.
 #[inline(always)]
 pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
-    use crate::Real;
-    let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
-    let one = L::splat(L::Scalar::ONE);
-    let below_one = L::splat(L::Scalar::ONE_BELOW);
     let ends = Ends {
         start_in: r.contains(s.x0, s.y0),
         end_in: r.contains(s.x1, s.y1),
-        top: one,
-        below_top: below_one,
+        top: L::splat(L::Scalar::ONE),
+        below_top: L::splat(L::Scalar::ONE_BELOW),
+        graze_top: L::splat(L::Scalar::GRAZE_TOP),
     };
-    finish_range(valid, ends, raw)
+    finish_range(raw.valid, ends, raw, || {
+        let d = (s.x1 - s.x0, s.y1 - s.y0);
+        FarEnds {
+            end_on_entry: on_crossed_edge(r, (s.x1, s.y1), d, true),
+            start_on_exit: on_crossed_edge(r, (s.x0, s.y0), d, false),
+        }
+    })
 }
 
 /// What [`finish_range`] knows about the ends of the parameter range `[0, top]`.
@@ -420,33 +371,53 @@ pub(crate) struct Ends<L: Lane> {
     pub end_in: L::Mask,
     /// The end of the range: `1` for a segment, `t_max` for a ray.
     pub top: L,
-    /// The largest `t_exit` allowed when `end_in` is false (`1 − ε/2` for a segment).
+    /// The largest `t_entry` or `t_exit` allowed unless [`FarEnds`] says the end is exact
+    /// (`1 − ε/2` for a segment; `t_max` for a ray, whose end is no input point).
     pub below_top: L,
+    /// With both ends outside, a hit needs an entry below this: `1 − 2ε` for a segment, whose
+    /// rounded entry is above it whenever the exact one is at least 1 (two ends beyond the
+    /// same edge: a miss, as the outcode rejects of `cohen-sutherland` and `hybrid` say), and
+    /// otherwise cuts only grazes shorter than 8 ulps; `t_max` for a ray.
+    pub graze_top: L,
 }
 
 /// [`finish`] for any parameter range `[0, top]`: the contract's exact ends, misses and invalid
 /// input as NaN. Segments against rects go through [`finish`]; rays (`top = t_max`) and convex
-/// polygons call this with their own [`Ends`].
+/// polygons call this with their own [`Ends`] and [`FarEnds`] (computed only when a lane needs
+/// them: an entry at `below_top` or beyond with the end inside, an exit at 0 or below with the
+/// start inside).
 #[inline(always)]
-pub(crate) fn finish_range<L: Lane>(valid: L::Mask, e: Ends<L>, raw: Raw<L>) -> Finished<L> {
-    use crate::Real;
+pub(crate) fn finish_range<L: Lane>(
+    valid: L::Mask,
+    e: Ends<L>,
+    raw: Raw<L>,
+    far_ends: impl FnOnce() -> FarEnds<L>,
+) -> Finished<L> {
     let zero = L::splat(L::Scalar::ZERO);
+    let tiny = L::splat(L::Scalar::TINY);
     let nan = L::splat(L::Scalar::NAN);
     // An endpoint in the closed shape is a hit, whatever the rounding of the other parameters.
     // With both ends outside, the exact entry is below `top` and the exit above 0 (else the point
     // at `top` or at 0 would be in the shape); an entry that rounded up to `top` (or an exit down
-    // to 0) can only be a graze, and counts as a miss. This also makes two ends beyond the same
-    // edge a miss in every algorithm, as the outcode rejects of `cohen-sutherland` and `hybrid`
-    // say.
-    let between = raw.entry.lt(e.top) & zero.lt(raw.exit);
+    // to 0) can only be a graze, and counts as a miss (see `Ends::graze_top`).
+    let between = raw.entry.lt(e.graze_top) & zero.lt(raw.exit);
     let hit = valid & (e.start_in | e.end_in | (raw.entry.le(raw.exit) & between));
 
-    // With the start outside, a hit's entry is already > 0 (boundary parameters are
-    // sign-exact); the clamps cap a parameter that rounded up to `top` while the end is
-    // outside, and turn a `-0.0` into `+0.0`.
-    let entry_ceiling = L::select(e.end_in, e.top, e.below_top);
-    let t_entry = L::select(e.start_in, zero, clamp(raw.entry, zero, entry_ceiling));
-    let t_exit = L::select(e.end_in, e.top, clamp(raw.exit, zero, e.below_top));
+    // Away from the endpoints inside, a parameter is at least TINY (an underflow is no
+    // endpoint) and at most `below_top` (a rounding up to 1 is no endpoint either).
+    let inner = |t: L| t.min_any(e.below_top).max_any(tiny);
+    let mut t_entry = L::select(e.start_in, zero, inner(raw.entry));
+    let mut t_exit = L::select(e.end_in, e.top, inner(raw.exit));
+    // The far ends: exactly `top` or 0 only when the segment meets the boundary exactly at the
+    // endpoint inside. Rounding puts such lanes at `below_top` or beyond (entry) and at 0 or
+    // below (exit), so only chunks with such a lane compare coordinates.
+    let entering = e.end_in & !e.start_in;
+    let leaving = e.start_in & !e.end_in;
+    if L::any((entering & raw.entry.ge(e.below_top)) | (leaving & raw.exit.le(zero))) {
+        let f = far_ends();
+        t_entry = L::select(entering & f.end_on_entry, e.top, t_entry);
+        t_exit = L::select(leaving & f.start_on_exit, zero, t_exit);
+    }
     Finished {
         valid,
         t_entry: L::select(hit, t_entry, nan),
@@ -454,6 +425,12 @@ pub(crate) fn finish_range<L: Lane>(valid: L::Mask, e: Ends<L>, raw: Raw<L>) -> 
         entry_y: raw.entry_y,
         exit_y: raw.exit_y,
     }
+}
+
+/// `max(lo, min(x, hi))`, returning `+0.0` rather than `-0.0` when `x` is a zero and `lo` is `+0.0`.
+#[inline(always)]
+fn clamp<L: Lane>(x: L, lo: L, hi: L) -> L {
+    L::select(x.gt(lo), L::select(x.lt(hi), x, hi), lo)
 }
 
 /// `p0 + t·(p1 − p0)`; when the difference overflows, the form `(p0 − t·p0) + t·p1`, which cannot.
@@ -494,7 +471,6 @@ fn edge_point<L: Lane>(
 /// A `Touches` result returns the same point twice.
 #[inline(always)]
 pub(crate) fn clipped<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, f: &Finished<L>) -> Segment<L> {
-    use crate::Real;
     let zero = L::splat(L::Scalar::ZERO);
     let one = L::splat(L::Scalar::ONE);
     let nan = L::splat(L::Scalar::NAN);

@@ -8,7 +8,7 @@
 //! for k in left, right, bottom, top:
 //!     p_k == 0:  q_k < 0 → miss (parallel and outside), else no constraint
 //!     p_k < 0:   near = max(near, t_k)        p_k > 0:  far = min(far, t_k)
-//!     max(near, 0) > min(far, 1) → miss (early out)
+//!     max(near, 0) > min(far, 1) → miss (early out, unless an endpoint is inside)
 //! entry = max(near, 0), exit = min(far, 1)
 //! ```
 //!
@@ -33,6 +33,10 @@ fn raw<F: Real>(r: &RectLanes<F>, s: &Segment<F>) -> Raw<F> {
         (r.ymin, s.y0, s.y1, true, true),
         (r.ymax, s.y0, s.y1, false, true),
     ];
+    // The early out trusts rounded parameters, which is safe only for a sure miss: with an
+    // endpoint inside, two parameters within rounding of 1 (or 0) may cross, and the answer
+    // needs every boundary (for the axis the clipped point is cut on).
+    let sure_miss_possible = !(r.contains(s.x0, s.y0) | r.contains(s.x1, s.y1));
     let (mut near, mut far) = (-F::INFINITY, F::INFINITY);
     let (mut near_y, mut far_y) = (false, false);
     for (bound, p0, p1, low, on_y) in boundaries {
@@ -53,7 +57,7 @@ fn raw<F: Real>(r: &RectLanes<F>, s: &Segment<F>) -> Raw<F> {
             (far, far_y) = (t, on_y);
         }
         let sofar = Raw::from_planes(near, far, near_y, far_y);
-        if sofar.entry > sofar.exit {
+        if sure_miss_possible && sofar.entry > sofar.exit {
             return Raw::MISS;
         }
     }

@@ -142,7 +142,11 @@ fn clip_with<F: Real>(
     raw: fn(&RectLanes<F>, &Segment<F>) -> Raw<F>,
 ) -> Clip<F> {
     let r = RectLanes::splat(rect);
-    Clip::from_finished(contract::finish(&r, seg, raw(&r, seg)))
+    let raw = Raw {
+        valid: seg.is_finite(),
+        ..raw(&r, seg)
+    };
+    Clip::from_finished(contract::finish(&r, seg, raw))
 }
 
 /// Every algorithm by name, for the library, the benches and the command line.

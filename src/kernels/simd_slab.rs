@@ -18,7 +18,7 @@ use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
-use crate::real::{write_as, Lane, Real};
+use crate::real::{Lane, Real};
 
 /// The branch-free slab method on SIMD vectors (the width is a build setting: see
 /// [`crate::simd`]).
@@ -111,7 +111,7 @@ pub(crate) fn store_lanes<F: Real, L: Lane<Scalar = F>>(
     }
     if let Some(k) = out.class.as_deref_mut() {
         let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
-        write_as(codes, &mut k[i..], |code| code.to_bits_u64() as u8);
+        codes.write_low_bytes(&mut k[i..]);
     }
     if let Some(segs) = out.segments.as_mut() {
         let c = clipped();

@@ -1,0 +1,69 @@
+//! SIMD lanes, and the instruction-set level this build uses.
+//!
+//! The level is a build setting ([`BUILT_LEVEL`]; `slabclip info` prints it beside what the CPU
+//! could do, [`detected_level`]). With AVX-512 the kernels run on [`avx512`]'s vectors of 16
+//! `f32` (8 `f64`) lanes with mask registers; otherwise on `wide`'s 8 `f32` (4 `f64`) lanes
+//! ([`wide`](mod@self::wide)), two SSE halves or one AVX2 register. (`wide` picks its backend when it is
+//! compiled, from the target features: a `#[target_feature]` function around it changes nothing.)
+//! Both run the kernels' generic code, one IEEE operation per lane, so every level gives the
+//! scalar path's bits.
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+pub mod avx512;
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+pub mod wide;
+
+/// Loading a full vector from the front of a slice (what `Real::load` calls).
+pub trait Load: crate::real::Lane {
+    /// The first `WIDTH` values of `s`. Panics if `s` is shorter.
+    fn load(s: &[Self::Scalar]) -> Self;
+}
+
+/// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+pub type F32s = avx512::F32x16;
+/// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+pub type F32s = ::wide::f32x8;
+/// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+pub type F64s = avx512::F64x8;
+/// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+pub type F64s = ::wide::f64x4;
+
+/// The x86-64 instruction-set level this binary's SIMD code was compiled for.
+pub const BUILT_LEVEL: &str = if cfg!(target_feature = "avx512f") {
+    "x86-64-v4 (AVX-512)"
+} else if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
+    "x86-64-v3 (AVX2)"
+} else if cfg!(target_feature = "avx") {
+    "AVX"
+} else if cfg!(target_feature = "sse4.2") {
+    "x86-64-v2 (SSE4.2)"
+} else if cfg!(target_arch = "x86_64") {
+    "x86-64 (SSE2)"
+} else {
+    "portable (no x86 SIMD)"
+};
+
+/// The best level this CPU supports, detected at run time.
+pub fn detected_level() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+            return "x86-64-v4 (AVX-512)";
+        }
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            return "x86-64-v3 (AVX2)";
+        }
+        if is_x86_feature_detected!("sse4.2") {
+            return "x86-64-v2 (SSE4.2)";
+        }
+        "x86-64 (SSE2)"
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        "not x86-64"
+    }
+}
