@@ -5,10 +5,12 @@
 //! * validity: NaN or ±∞ in, `Invalid` and NaN out;
 //! * `t_entry == +0.0` iff `P0` is inside, `t_exit == 1.0` iff `P1` is inside, bit for bit, and an
 //!   endpoint inside is always a hit;
-//! * hit versus miss as in exact arithmetic, except near a graze (exact entry and exit within
-//!   `GRAZE_ULPS` ulps of each other);
-//! * the class agrees with the exact class away from a graze, and with the returned parameters;
-//! * `t_entry`, `t_exit` within 2 ulps of the exact values;
+//! * the far ends: `t_entry == 1.0` iff the exact entry is 1, `t_exit == +0.0` iff the exact exit
+//!   is 0;
+//! * hit versus miss, and the class, as in exact arithmetic, except at a graze with both
+//!   endpoints outside (exact entry and exit within `GRAZE_ULPS` ulps of each other); the class
+//!   agrees with the returned parameters;
+//! * `t_entry`, `t_exit` within `T_ULPS` (6) ulps of the exact values;
 //! * the clipped segment: inside endpoints bit for bit, cut endpoints exactly on an edge, every
 //!   point in the closed rect, and close to the exact point; NaN on a miss.
 
