@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cases::{case, TestFloat};
+use common::cases::{case, case_in, TestFloat};
 use common::runner::check;
 use proptest::prelude::*;
 use slabclip::{rows_from_interleaved, Algorithm, ClipOutput, Real, Rect, Segment, Segments};
@@ -36,15 +36,15 @@ proptest! {
     }
 }
 
-/// A batch of generated segments (each case's own rect is dropped for the first case's) through
-/// the vector kernels (`simd-slab`, `hybrid`'s prefilter and queue, `auto`): the same bits as
-/// `slab-scalar`, and the contract.
+/// A batch of segments generated for one rect (the first case's) through the vector kernels
+/// (`simd-slab`, `hybrid`'s prefilter and queue, `auto`): the same bits as `slab-scalar`, and the
+/// contract.
 fn simd_batch<F: TestFloat>(seeds: &[u64]) -> Result<(), TestCaseError> {
     let Some(&first) = seeds.first() else {
         return Ok(());
     };
     let (r, _) = case::<F>(first);
-    let rows: Vec<Segment<F>> = seeds.iter().map(|&s| case::<F>(s).1).collect();
+    let rows: Vec<Segment<F>> = seeds.iter().map(|&s| case_in::<F>(s, &r)).collect();
     for alg in [Algorithm::SimdSlab, Algorithm::Hybrid, Algorithm::Auto] {
         let got = alg.clip_to_vec(&r, &Segments::from_rows(&rows).as_ref(), true);
         let segs = got.segments.as_ref().unwrap();
@@ -90,7 +90,7 @@ proptest! {
 fn batch<F: TestFloat>(n: usize, seed: u64) -> (Rect<F>, Vec<Segment<F>>) {
     let (r, _) = case::<F>(seed);
     let segs = (0..n as u64)
-        .map(|i| case::<F>(seed ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)).1)
+        .map(|i| case_in::<F>(seed ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15), &r))
         .collect();
     (r, segs)
 }
