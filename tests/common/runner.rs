@@ -14,7 +14,7 @@
 //! * the clipped segment: inside endpoints bit for bit, cut endpoints exactly on an edge, every
 //!   point in the closed rect, and close to the exact point; NaN on a miss.
 
-use super::reference::exact;
+use super::reference::{exact, Exact};
 use slabclip::{Algorithm, Clip, Real, Rect, Segment};
 
 /// NaN test through `f64` (exact for both types).
@@ -32,7 +32,18 @@ pub fn check<F: Real>(
     c: &Clip<F>,
     cs: &Segment<F>,
 ) -> Result<(), String> {
-    let e = exact(r, s);
+    check_against(&exact(r, s), alg, r, s, c, cs)
+}
+
+/// [`check`] with the exact answer `e` for `r` and `s` computed once, for several algorithms.
+pub fn check_against<F: Real>(
+    e: &Exact,
+    alg: Algorithm,
+    r: &Rect<F>,
+    s: &Segment<F>,
+    c: &Clip<F>,
+    cs: &Segment<F>,
+) -> Result<(), String> {
     e.verify_clipped(r, s, c.t_entry, c.t_exit, c.class, cs)
         .map_err(|rule| {
             format!(
