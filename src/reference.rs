@@ -31,9 +31,12 @@ use crate::real::Real;
 pub type Q = BigRational;
 
 /// How close (in ulps of the larger) the exact entry and exit must be for a kernel's hit versus
-/// miss to be allowed to differ from exact arithmetic: SPEC §1's "graze of a corner".
+/// miss to be allowed to differ from exact arithmetic: SPEC §1's "graze of a corner", allowed
+/// only when both endpoints are outside the rect. Twice [`T_ULPS`]: entry and exit may each be
+/// that far off, so their order is only sure beyond both.
 pub const GRAZE_ULPS: i32 = 12;
-/// SPEC §1: `t_entry` and `t_exit` within this many ulps of the exact values.
+/// SPEC §1: `t_entry` and `t_exit` within this many ulps of the exact values (room for rounding
+/// `d`, its reciprocal, `bound − p` and their product, one of them upward).
 pub const T_ULPS: f64 = 6.0;
 
 /// A float as an exact rational. Panics on NaN or ±∞: call it on finite values only.
@@ -160,10 +163,12 @@ impl Exact {
         self.class.is_hit()
     }
 
-    /// Whether exact entry and exit are within [`GRAZE_ULPS`] ulps (of `F`) of each other, where
-    /// hit versus miss may differ from exact arithmetic. A parallel miss is never a graze.
+    /// Whether this is a graze, where hit versus miss and `Touches` versus a piece of positive
+    /// length may differ from exact arithmetic (SPEC §1, Rounding): both endpoints outside and
+    /// the exact entry and exit within [`GRAZE_ULPS`] ulps (of `F`) of each other. A parallel miss
+    /// is never a graze, and with an endpoint in the rect there is no allowance at all.
     pub fn near_graze<F: Real>(&self) -> bool {
-        if self.parallel_miss {
+        if self.parallel_miss || self.p0_in || self.p1_in {
             return false;
         }
         let big = self.entry.abs().max(self.exit.abs());
@@ -177,11 +182,14 @@ impl Exact {
     /// * the class agrees with the returned parameters;
     /// * `t_entry == +0.0` iff `P0` is inside and `t_exit == 1.0` iff `P1` is, bit for bit, and an
     ///   endpoint inside is always a hit;
-    /// * a miss has NaN parameters; hit versus miss as in exact arithmetic except near a graze
-    ///   ([`Exact::near_graze`]); the class equals the exact class away from a graze;
+    /// * the far ends: on a hit, `t_entry == 1.0` iff the exact entry is 1 (the segment enters
+    ///   exactly at `P1`), and `t_exit == +0.0` iff the exact exit is 0 (it leaves exactly at
+    ///   `P0`), so an entry of `1 − 10⁻⁹` may not round to 1 nor a tiny exit underflow to 0;
+    /// * a miss has NaN parameters; hit versus miss, and the class, as in exact arithmetic except
+    ///   at a graze with both endpoints outside ([`Exact::near_graze`]);
     /// * `0 ≤ t_entry ≤ t_exit ≤ 1`, each within [`T_ULPS`] ulps of the exact value.
     ///
-    /// The clipped segment has more rules (the differential tests check those too).
+    /// The clipped segment has more rules ([`Exact::verify_clipped`]).
     pub fn verify<F: Real>(&self, t_entry: F, t_exit: F, class: Class) -> Result<(), String> {
         let nan = |x: F| x.to_f64().is_nan();
         let bits = |a: F, b: F| a.to_bits_u64() == b.to_bits_u64();
@@ -205,12 +213,13 @@ impl Exact {
         if self.p1_in && !(hit && bits(t_exit, F::ONE)) {
             return Err("P1 inside gives a hit with t_exit == 1.0".into());
         }
+        let graze = self.near_graze::<F>();
         if !hit {
             if !nan(t_entry) || !nan(t_exit) {
                 return Err("a miss has NaN parameters".into());
             }
-            if self.hit() && !self.near_graze::<F>() {
-                return Err("exact hit (not a graze) is a hit".into());
+            if self.hit() && !graze {
+                return Err("exact hit (not a graze with both ends outside) is a hit".into());
             }
             return Ok(());
         }
@@ -223,12 +232,42 @@ impl Exact {
         if !self.p1_in && t_exit == F::ONE {
             return Err("P1 outside never gets t_exit == 1".into());
         }
-        let graze = self.near_graze::<F>();
         if !self.hit() && !graze {
-            return Err("exact miss (not a graze) is a miss".into());
+            return Err("exact miss (not a graze with both ends outside) is a miss".into());
+        }
+        // The far ends (both sides now hit; a graze hit has both ends outside, so t_entry > 0
+        // and t_exit < 1 already).
+        if self.hit() {
+            let (entry_one, exit_zero) = (self.entry.is_one(), self.exit.is_zero());
+            if t_entry == F::ONE && !entry_one {
+                return Err(format!(
+                    "t_entry == 1 only when the segment enters exactly at P1 (exact entry 1 - {})",
+                    small(&(Q::one() - &self.entry))
+                ));
+            }
+            if entry_one && !bits(t_entry, F::ONE) {
+                return Err("entering exactly at P1 gives t_entry == 1.0".into());
+            }
+            if t_exit == F::ZERO && !exit_zero {
+                return Err(format!(
+                    "t_exit == 0 only when the segment leaves exactly at P0 (exact exit {})",
+                    small(&self.exit)
+                ));
+            }
+            if exit_zero && !bits(t_exit, F::ZERO) {
+                return Err("leaving exactly at P0 gives t_exit == +0.0".into());
+            }
         }
         if self.hit() && !graze && class != self.class {
-            return Err("class equals the exact class away from a graze".into());
+            let why = if self.p0_in || self.p1_in {
+                "an endpoint is inside: no graze allowance"
+            } else {
+                "away from a graze"
+            };
+            return Err(format!(
+                "class equals the exact class {:?} ({why})",
+                self.class
+            ));
         }
         for (name, got, want) in [
             ("t_entry", t_entry, &self.entry),
@@ -236,7 +275,7 @@ impl Exact {
         ] {
             let off = ulps(got, want);
             if off > T_ULPS {
-                return Err(format!("{name} within 6 ulps (off by {off:.3})"));
+                return Err(format!("{name} within {T_ULPS} ulps (off by {off:.3})"));
             }
         }
         Ok(())
@@ -357,6 +396,14 @@ pub fn ulp<F: Real>(x: &Q) -> Q {
     pow2(e - digits + 1)
 }
 
+/// A small positive rational for a message: `1.234e-9`, or `~2^-1100` below `f64`'s range.
+fn small(x: &Q) -> String {
+    match x.to_f64() {
+        Some(v) if v != 0.0 => format!("{v:.3e}"),
+        _ => format!("~2^{}", x.numer().bits() as i64 - x.denom().bits() as i64),
+    }
+}
+
 /// `2^e`, exactly.
 pub fn pow2(e: i32) -> Q {
     let two = BigInt::from(2);
@@ -383,20 +430,106 @@ mod tests {
 
     #[test]
     fn verify_takes_six_ulps_and_no_more() {
-        // Enters through x = 0 at exactly t = 1/3 in rationals.
+        // Enters through x = 0 at exactly t = 1/3 in rationals; f32's 1/3 is 1/3 ulp below it.
         let s = Segment::new(-1.0f32, 0.5, 2.0, 0.5);
         let e = exact(&rect(), &s);
         assert_eq!(e.class, Class::Crosses);
         assert_eq!(e.entry, Q::new(1.into(), 3.into()));
         let near = 1.0f32 / 3.0;
         let up = |x: f32, k: u32| f32::from_bits(x.to_bits() + k);
+        let down = |x: f32, k: u32| f32::from_bits(x.to_bits() - k);
         let exit = 2.0f32 / 3.0;
         assert!(e.verify(near, exit, Class::Crosses).is_ok());
         assert!(e.verify(up(near, 5), exit, Class::Crosses).is_ok()); // 5.33 ulps off
-        let err = e.verify(up(near, 6), exit, Class::Crosses).unwrap_err();
-        assert!(err.contains("t_entry within 6 ulps"), "{err}");
+        assert!(e.verify(down(near, 6), exit, Class::Crosses).is_ok()); // 5.67 ulps off
+        for bad in [up(near, 6), down(near, 7)] {
+            let err = e.verify(bad, exit, Class::Crosses).unwrap_err();
+            assert!(err.contains("t_entry within 6 ulps"), "{err}");
+        }
+        let err = e.verify(near, up(exit, 7), Class::Crosses).unwrap_err();
+        assert!(err.contains("t_exit within 6 ulps"), "{err}");
         assert!(e.verify(near, exit, Class::Enters).is_err());
         assert!(e.verify(f32::NAN, f32::NAN, Class::Outside).is_err());
+    }
+
+    #[test]
+    fn an_entry_just_below_one_is_not_one() {
+        // Issue 11's example: P1 is strictly inside, one ulp right of x = 0.25; the exact entry
+        // 4 / (4 + 2^-25) = 1 − 7.45e-9 rounds to 1 in f32, but must stay below it.
+        let r = Rect::new(0.25f32, 0.25, 0.75, 0.75).unwrap();
+        let s = Segment::new(-3.75f32, 0.75, 0.250_000_03, 0.749_999_94);
+        let e = exact(&r, &s);
+        assert_eq!(e.class, Class::Enters);
+        assert!(e.p1_in && !e.p0_in);
+        assert_eq!(e.entry, Q::new(4.into(), 4.into()) / (Q::one() + pow2(-27)));
+        let err = e.verify(1.0f32, 1.0, Class::Touches).unwrap_err();
+        assert!(
+            err.contains("t_entry == 1 only when the segment enters exactly at P1"),
+            "{err}"
+        );
+        // 1 − 2^-24 is 0.875 ulps off, 1 − 6·2^-24 is 5.875.
+        assert!(e.verify(1.0f32.next_down(), 1.0, Class::Enters).is_ok());
+        let six_below = f32::from_bits(1.0f32.to_bits() - 6);
+        assert!(e.verify(six_below, 1.0, Class::Enters).is_ok());
+        let seven_below = f32::from_bits(1.0f32.to_bits() - 7);
+        assert!(e.verify(seven_below, 1.0, Class::Enters).is_err());
+    }
+
+    #[test]
+    fn an_exit_just_above_zero_is_not_zero() {
+        // P0 one ulp inside x = 1, P1 at 2^127: the exact exit 2^-24 / (2^127 − 1 + 2^-24) is
+        // below the smallest subnormal 2^-149, within a graze's few ulps of entry 0. Touches
+        // (an exit underflowed to 0) is wrong all the same: P0 is inside, no graze allowance.
+        let s = Segment::new(1.0f32.next_down(), 0.5, 2f32.powi(127), 0.5);
+        let e = exact(&rect(), &s);
+        assert_eq!(e.class, Class::Exits);
+        assert!(e.exit.is_positive() && e.exit < pow2(-149));
+        assert!(
+            !e.near_graze::<f32>(),
+            "an endpoint inside is never a graze"
+        );
+        let err = e.verify(0.0f32, 0.0, Class::Touches).unwrap_err();
+        assert!(
+            err.contains("t_exit == 0 only when the segment leaves exactly at P0"),
+            "{err}"
+        );
+        assert!(e.verify(0.0f32, f32::from_bits(1), Class::Exits).is_ok());
+        // A clear miss the other way round: from outside into a point one ulp inside.
+        let back = exact(&rect(), &Segment::new(s.x1, s.y1, s.x0, s.y0));
+        assert_eq!(back.class, Class::Enters);
+        assert!(back.verify(1.0f32, 1.0, Class::Touches).is_err());
+    }
+
+    #[test]
+    fn the_far_ends_are_exact_when_the_segment_meets_the_rect_at_them() {
+        // Ends on the right edge coming from outside: exact entry 1, a real Touches.
+        let s = Segment::new(2.0f32, 0.5, 1.0, 0.5);
+        let e = exact(&rect(), &s);
+        assert_eq!(e.class, Class::Touches);
+        assert!(e.entry.is_one());
+        assert!(e.verify(1.0f32, 1.0, Class::Touches).is_ok());
+        let err = e
+            .verify(1.0f32.next_down(), 1.0, Class::Enters)
+            .unwrap_err();
+        assert!(
+            err.contains("entering exactly at P1 gives t_entry == 1.0"),
+            "{err}"
+        );
+        // Starts on it going away: exact exit 0, and it must be +0.0.
+        let e = exact(&rect(), &Segment::new(1.0f32, 0.5, 2.0, 0.5));
+        assert!(e.exit.is_zero());
+        assert!(e.verify(0.0f32, 0.0, Class::Touches).is_ok());
+        let err = e.verify(0.0f32, -0.0, Class::Touches).unwrap_err();
+        assert!(err.contains("t_exit == +0.0"), "{err}");
+        let err = e
+            .verify(0.0f32, f32::from_bits(1), Class::Exits)
+            .unwrap_err();
+        assert!(err.contains("leaving exactly at P0"), "{err}");
+        // Ends on the top edge, entering through the left one: P1 is inside, not an entry at P1.
+        let e = exact(&rect(), &Segment::new(-1.0f32, 0.0, 0.5, 1.0));
+        assert_eq!(e.class, Class::Enters);
+        assert!(e.verify(1.0f32, 1.0, Class::Touches).is_err());
+        assert!(e.verify(2.0f32 / 3.0, 1.0, Class::Enters).is_ok());
     }
 
     #[test]

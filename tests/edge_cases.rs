@@ -540,6 +540,243 @@ fn precision_dependent_cases_f64() {
     precision_cases::<f64>();
 }
 
+/// An expected parameter in the far-end table: exact bits, or cut by an edge (strictly between 0
+/// and 1, its value left to the contract checker's 6 ulps).
+#[derive(Clone, Copy, Debug)]
+enum T {
+    Is(f64),
+    Cut,
+}
+
+/// A named case of SPEC §1's far-end rule, built per precision (its coordinates are bounds
+/// stepped by that precision's ulps).
+struct FarCase<F> {
+    name: &'static str,
+    rect: [F; 4],
+    seg: [F; 4],
+    class: Class,
+    t: (T, T),
+    /// The clipped segment where SPEC makes it exact (`None`: left to the checker, which still
+    /// asks for a point exactly on an edge, in the rect, near the exact point).
+    clipped: [Option<F>; 4],
+}
+
+/// The far-end table. Hand derivations, with `u` the spacing of `F` at 0.25 (`2^-25` in f32,
+/// `2^-54` in f64), `v` the spacing just below 0.75 (`2^-24`, `2^-53`), `w` just below 4
+/// (`2^-22`, `2^-51`); "trap" marks a `d` with `d · fl(1/d) ≠ 1` in both precisions (107, 214),
+/// where a reciprocal-times-difference kernel must still give exactly 1.
+fn far_cases<F: TestFloat>() -> Vec<FarCase<F>> {
+    let f = F::from_f64;
+    let (q, h3) = (f(0.25), f(0.75));
+    let r1 = [q, q, h3, h3];
+    let r = [F::ZERO, F::ZERO, f(4.0), f(2.0)];
+    let (one, two, four) = (F::ONE, f(2.0), f(4.0));
+    let big = f(1e30);
+    let some = |v: [F; 4]| v.map(Some);
+    vec![
+        FarCase {
+            // Issue 11: x-slab near 4/(4 + u) = 1 − u/4 + …, rounds to 1; y-slab near 0/(−v) = 0.
+            name: "issue 11: from far left into a point one ulp right of the left edge",
+            rect: r1,
+            seg: [f(-3.75), h3, q.up(), h3.down()],
+            class: Class::Enters,
+            t: (T::Cut, T::Is(1.0)),
+            clipped: [Some(q), None, Some(q.up()), Some(h3.down())],
+        },
+        FarCase {
+            // The mirror: x-slab far u/(4 + u) ≈ u/4, small but normal.
+            name: "mirror: from one ulp right of the left edge out to the far left",
+            rect: r1,
+            seg: [q.up(), h3.down(), f(-3.75), h3],
+            class: Class::Exits,
+            t: (T::Is(0.0), T::Cut),
+            clipped: [Some(q.up()), Some(h3.down()), Some(q), None],
+        },
+        FarCase {
+            // Both nears 4/(4 + u): through the corner, into a point one ulp inside it.
+            name: "from far down-left into a point one ulp inside the corner",
+            rect: r1,
+            seg: [f(-3.75), f(-3.75), q.up(), q.up()],
+            class: Class::Enters,
+            t: (T::Cut, T::Is(1.0)),
+            clipped: [None, None, Some(q.up()), Some(q.up())],
+        },
+        FarCase {
+            // x-slab near 4/(4 + u) < 1; y-slab far v/v = 1: P1 is on the top edge, but the
+            // segment enters through the left one.
+            name: "into a point on the top edge one ulp right of the left edge",
+            rect: r1,
+            seg: [f(-3.75), h3.down(), q.up(), h3],
+            class: Class::Enters,
+            t: (T::Cut, T::Is(1.0)),
+            clipped: [Some(q), None, Some(q.up()), Some(h3)],
+        },
+        FarCase {
+            // x-slab near (0 + 1e30)/(TINY + 1e30): a subnormal offset, entry 1 − 1e-30·TINY.
+            name: "from 1e30 to the left into a point one subnormal right of x = 0",
+            rect: r,
+            seg: [-big, one, F::TINY, one],
+            class: Class::Enters,
+            t: (T::Cut, T::Is(1.0)),
+            clipped: [Some(F::ZERO), Some(one), Some(F::TINY), Some(one)],
+        },
+        FarCase {
+            // x-slab far w/(1e30 − 4 + w): tiny, still normal.
+            name: "from one ulp left of the right edge out to 1e30",
+            rect: r,
+            seg: [four.down(), one, big, one],
+            class: Class::Exits,
+            t: (T::Is(0.0), T::Cut),
+            clipped: [Some(four.down()), Some(one), Some(four), Some(one)],
+        },
+        FarCase {
+            // x-slab far w/(MAX − 4 + w) ≈ 2^-150 (f32), 2^-1075 (f64): half the smallest
+            // subnormal, so it must round up to a subnormal, not underflow to 0.
+            name: "from one ulp left of the right edge out to MAX: an underflowing exit",
+            rect: r,
+            seg: [four.down(), one, F::MAX, one],
+            class: Class::Exits,
+            t: (T::Is(0.0), T::Cut),
+            clipped: [Some(four.down()), Some(one), Some(four), Some(one)],
+        },
+        FarCase {
+            // x-slab near (4 − 111)/(−107) = 1 (trap); y-slab near 0.5/(−0.5) = −1, far 3.
+            name: "from the right onto the right edge at P1: a real touch (d = -107)",
+            rect: r,
+            seg: [f(111.0), f(1.5), four, one],
+            class: Class::Touches,
+            t: (T::Is(1.0), T::Is(1.0)),
+            clipped: some([four, one, four, one]),
+        },
+        FarCase {
+            // Both nears 1 (traps 107 and 214): arrives at the corner from the outer quadrant.
+            name: "from up-right onto the top-right corner at P1 (d = -107, -214)",
+            rect: r,
+            seg: [f(111.0), f(216.0), four, two],
+            class: Class::Touches,
+            t: (T::Is(1.0), T::Is(1.0)),
+            clipped: some([four, two, four, two]),
+        },
+        FarCase {
+            // x-slab near 1 (trap); y-slab near (0 − 1)/1 = −1, far (2 − 1)/1 = 1 as well.
+            name: "from the right, rising onto the top-right corner at P1",
+            rect: r,
+            seg: [f(111.0), one, four, two],
+            class: Class::Touches,
+            t: (T::Is(1.0), T::Is(1.0)),
+            clipped: some([four, two, four, two]),
+        },
+        FarCase {
+            // x-slab far (4 − 4)/(MAX − 4) = 0: leaves exactly at P0, whatever the distance.
+            name: "from the right edge out to MAX: a real touch at P0",
+            rect: r,
+            seg: [four, one, F::MAX, one],
+            class: Class::Touches,
+            t: (T::Is(0.0), T::Is(0.0)),
+            clipped: some([four, one, four, one]),
+        },
+        FarCase {
+            // x-slab far (0 − 0)/(−1e30) = −0 → must be +0.0.
+            name: "from the left edge out to -1e30: a real touch at P0",
+            rect: r,
+            seg: [F::ZERO, one, -big, f(1.5)],
+            class: Class::Touches,
+            t: (T::Is(0.0), T::Is(0.0)),
+            clipped: some([F::ZERO, one, F::ZERO, one]),
+        },
+        FarCase {
+            // Zero-width rect x ∈ [2, 2]: both x-slab bounds give (2 − x0)/(2 − x0) = 1.
+            name: "zero-width rect reached at P1 from 1e30 away",
+            rect: [two, F::ZERO, two, two],
+            seg: [big, f(1.5), two, one],
+            class: Class::Touches,
+            t: (T::Is(1.0), T::Is(1.0)),
+            clipped: some([two, one, two, one]),
+        },
+        FarCase {
+            // x-slab near 2/4; y-slab near −1, far (2 − 1)/1 = 1: P1 on the top edge, entered
+            // through the left one.
+            name: "into the middle of the top edge through the left edge",
+            rect: r,
+            seg: [-two, one, two, two],
+            class: Class::Enters,
+            t: (T::Is(0.5), T::Is(1.0)),
+            clipped: some([F::ZERO, f(1.5), two, two]),
+        },
+        FarCase {
+            // x-slab near −0.5, far (0 − 2)/(−4) = 0.5; y-slab near 0/(−1) = −0, far 2.
+            name: "from the middle of the top edge out through the left edge",
+            rect: r,
+            seg: [two, two, -two, one],
+            class: Class::Exits,
+            t: (T::Is(0.0), T::Is(0.5)),
+            clipped: some([two, two, F::ZERO, f(1.5)]),
+        },
+    ]
+}
+
+fn run_far_cases<F: TestFloat>() -> Vec<String> {
+    let mut failures = Vec::new();
+    for case in far_cases::<F>() {
+        let [a, b, c, d] = case.rect;
+        let r = Rect::new(a, b, c, d).unwrap();
+        let [x0, y0, x1, y1] = case.seg;
+        let s = Segment::new(x0, y0, x1, y1);
+        for alg in Algorithm::ALL {
+            let got = alg.clip_one(&r, &s);
+            let cs = got.segment(&r, &s);
+            let what = format!("{} ({alg}, {})", case.name, F::DTYPE);
+            let t_ok = |t: T, v: F| match t {
+                T::Is(w) => bits(v) == bits(F::from_f64(w)),
+                T::Cut => F::ZERO < v && v < F::ONE,
+            };
+            let row = [cs.x0, cs.y0, cs.x1, cs.y1];
+            let clipped_ok = case
+                .clipped
+                .iter()
+                .zip(row)
+                .all(|(want, v)| want.is_none_or(|w| bits(w) == bits(v)));
+            let verdict = if got.class != case.class {
+                Err(format!("class {:?}, want {:?}", got.class, case.class))
+            } else if !t_ok(case.t.0, got.t_entry) || !t_ok(case.t.1, got.t_exit) {
+                Err(format!(
+                    "t ({}, {}), want {:?}",
+                    got.t_entry, got.t_exit, case.t
+                ))
+            } else if !clipped_ok {
+                Err(format!("clipped {row:?}, want {:?}", case.clipped))
+            } else {
+                check(alg, &r, &s, &got, &cs)
+            };
+            if let Err(m) = verdict {
+                failures.push(format!("{what}: {m}"));
+            }
+        }
+    }
+    failures
+}
+
+/// SPEC §1's far ends: every algorithm, every case; the message lists every failure at once.
+fn far_end_table<F: TestFloat>() {
+    let failures = run_far_cases::<F>();
+    assert!(
+        failures.is_empty(),
+        "{} far-end failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn far_end_table_f32() {
+    far_end_table::<f32>();
+}
+
+#[test]
+fn far_end_table_f64() {
+    far_end_table::<f64>();
+}
+
 #[test]
 fn invalid_rects_are_errors_naming_the_bound() {
     let e = |r: Result<Rect<f32>, slabclip::Error>| r.unwrap_err().to_string();

@@ -2,8 +2,11 @@
 //! contract with the rect replaced by the polygon.
 //!
 //! Grid cases must be exact: class, `t_entry == 0` iff `P0` inside and `t_exit == 1` iff `P1`
-//! inside (bit for bit), parameters correctly rounded, clipped endpoints inside bit for bit.
-//! General cases are held to the rounding bounds. Then batches against the one-segment path.
+//! inside (bit for bit), the far ends (`t_entry == 1` iff the exact entry is 1, `t_exit == +0.0`
+//! iff the exact exit is 0), parameters correctly rounded, clipped endpoints inside bit for bit.
+//! General cases are held to the rounding bounds, and to the far-end rule where an endpoint is
+//! inside by more than the rounding (one general case in three aims at it: an endpoint just
+//! inside an edge, the other far beyond it). Then batches against the one-segment path.
 
 mod common;
 
@@ -11,7 +14,7 @@ use common::cases::TestFloat;
 use common::cast_cases::polygon_segment;
 use common::cast_reference::{eps, quotient_bound, segment_polygon, side_bound, QPoly, QSeg};
 use common::reference::{ulp, ulps, Q};
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 use proptest::prelude::*;
 use slabclip::cast::{clip_polygon, clip_polygon_one};
 use slabclip::{Class, Clip, ClipOutput, ConvexPolygon, Real, Segment, Segments};
@@ -86,6 +89,16 @@ fn check<F: Real>(
         if starts_in != e.p0_in || ends_in != e.p1_in {
             return fail("t_entry == 0 iff P0 inside, t_exit == 1 iff P1 inside");
         }
+        // The far ends, exact on a grid: t_entry == 1 iff the segment enters exactly at P1,
+        // t_exit == +0.0 iff it leaves exactly at P0.
+        if hit && e.class.is_hit() {
+            if (c.t_entry == F::ONE) != e.entry.is_one() {
+                return fail("t_entry == 1 iff the segment enters exactly at P1");
+            }
+            if (c.t_exit == F::ZERO) != e.exit.is_zero() || same(c.t_exit, -F::ZERO) {
+                return fail("t_exit == +0.0 iff the segment leaves exactly at P0");
+            }
+        }
         if c.class != e.class {
             return fail(&format!("the exact class {:?}", e.class));
         }
@@ -122,6 +135,16 @@ fn check<F: Real>(
     }
     if sure_miss && hit {
         return fail("a sure miss is a miss");
+    }
+    // The far ends where the decision is sure: P1 strictly inside every edge by more than the
+    // rounding is on no edge line, so the segment does not enter at P1; likewise P0.
+    if in1 && hit && c.t_entry == F::ONE {
+        return fail(
+            "t_entry == 1 only when the segment enters exactly at P1 (P1 strictly inside)",
+        );
+    }
+    if in0 && hit && c.t_exit == F::ZERO {
+        return fail("t_exit == 0 only when the segment leaves exactly at P0 (P0 strictly inside)");
     }
     let two = Q::from_integer(2.into());
     if all_robust && !sure_miss && (&e.exit - &e.entry).abs() > &tol * &two {

@@ -3,6 +3,10 @@
 //! corners, vertices shared by two edges or two segments, rays along an edge, collinear and
 //! parallel segments, origins on an edge or a vertex, zero-length segments, `t_max`, invalid rays.
 
+mod common;
+
+use common::cases::TestFloat;
+use common::cast_reference::check_ray_rect;
 use slabclip::cast::{
     cast_polygon_one, cast_rect_one, cast_segments, cast_segments_one, clip_polygon,
     clip_polygon_one, SegmentHit, SegmentsCastOutput,
@@ -152,7 +156,7 @@ const RECT: &[(&str, [f64; 4], f64, Class, f64, f64)] = &[
     ),
 ];
 
-fn rect_cases<F: Real>() {
+fn rect_cases<F: TestFloat>() {
     let r = Rect::new(f::<F>(0.0), f(0.0), f(4.0), f(2.0)).unwrap();
     for &(name, rr, t_max, class, te, tx) in RECT {
         let c = cast_rect_one(&r, &ray::<F>(rr), f(t_max)).unwrap();
@@ -160,6 +164,106 @@ fn rect_cases<F: Real>() {
             c.class == class && same(c.t_entry, te) && same(c.t_exit, tx),
             "{name}: {c:?}"
         );
+        check_ray_rect(&r, &ray::<F>(rr), f(t_max), &c).unwrap_or_else(|m| panic!("{name}: {m}"));
+    }
+}
+
+/// An expected ray parameter: exact bits, or strictly positive and left to the contract
+/// checker's 6 ulps.
+#[derive(Clone, Copy, Debug)]
+enum T {
+    Is(f64),
+    Positive,
+}
+
+/// SPEC §2's far end for ray × rect `[0, 4] × [0, 2]`: the origin plays `P0`, so `t_exit == 0`
+/// only when the ray leaves exactly at `O` (a tiny exit must not underflow to 0), and an origin
+/// outside never gets `t_entry == 0`. Built per precision (`O` a few ulps from an edge), each
+/// also through the shared checker.
+fn rect_far_end_cases<F: TestFloat>() {
+    let r = Rect::new(f::<F>(0.0), f(0.0), f(4.0), f(2.0)).unwrap();
+    let (one, four, big) = (F::ONE, f::<F>(4.0), f::<F>(1e30));
+    let inf = F::INFINITY;
+    // Hand derivations: x-slab (bound − ox)/dx, with w the spacing just below 4.
+    #[allow(clippy::type_complexity)]
+    let cases: [(&str, [F; 4], F, Class, T, T); 7] = [
+        // far w/MAX ≈ 2^-150 (f32), 2^-1075 (f64): below the smallest subnormal.
+        (
+            "O one ulp left of the right edge, D = (MAX, 0): an underflowing exit",
+            [four.down(), one, F::MAX, F::ZERO],
+            inf,
+            Class::Exits,
+            T::Is(0.0),
+            T::Positive,
+        ),
+        // far w/1e30: tiny, normal in f64, near the bottom of f32's normals.
+        (
+            "O one ulp left of the right edge, D = (1e30, 0)",
+            [four.down(), one, big, F::ZERO],
+            inf,
+            Class::Exits,
+            T::Is(0.0),
+            T::Positive,
+        ),
+        // far (0 − TINY)/(−1e30): a subnormal over 1e30.
+        (
+            "O one subnormal right of the left edge, D = (-1e30, 0)",
+            [F::TINY, one, -big, F::ZERO],
+            inf,
+            Class::Exits,
+            T::Is(0.0),
+            T::Positive,
+        ),
+        // far (4 − 4)/MAX = 0: leaves exactly at O.
+        (
+            "O on the right edge, D = (MAX, 0): a real touch at O",
+            [four, one, F::MAX, F::ZERO],
+            inf,
+            Class::Touches,
+            T::Is(0.0),
+            T::Is(0.0),
+        ),
+        // far (0 − 0)/(−1) = −0, which must come back +0.0.
+        (
+            "O on the left edge, pointing left and up: a real touch at O",
+            [F::ZERO, one, -one, f(0.5)],
+            inf,
+            Class::Touches,
+            T::Is(0.0),
+            T::Is(0.0),
+        ),
+        // near (4 − ox)/(−MAX) ≈ 2^-150 or 2^-1075 > 0, far 4/MAX: never t_entry == 0.
+        (
+            "O one ulp right of the right edge, D = (-MAX, 0): an underflowing entry",
+            [four.up(), one, -F::MAX, F::ZERO],
+            inf,
+            Class::Crosses,
+            T::Positive,
+            T::Positive,
+        ),
+        // O inside, t_max 0: the ray is the point O; exit min(t_max, …) = 0 exactly.
+        (
+            "O one ulp inside the corner, t_max 0",
+            [four.down(), f::<F>(2.0).down(), F::MAX, F::MAX],
+            F::ZERO,
+            Class::Touches,
+            T::Is(0.0),
+            T::Is(0.0),
+        ),
+    ];
+    for (name, [ox, oy, dx, dy], t_max, class, te, tx) in cases {
+        let ray = Ray::new(ox, oy, dx, dy);
+        let c = cast_rect_one(&r, &ray, t_max).unwrap();
+        let ok = |t: T, v: F| match t {
+            T::Is(w) => same(v, w),
+            T::Positive => v > F::ZERO,
+        };
+        assert!(
+            c.class == class && ok(te, c.t_entry) && ok(tx, c.t_exit),
+            "{name} ({}): {c:?}, want {class:?} {te:?} {tx:?}",
+            F::DTYPE
+        );
+        check_ray_rect(&r, &ray, t_max, &c).unwrap_or_else(|m| panic!("{name}: {m}"));
     }
 }
 
@@ -757,6 +861,12 @@ fn clip_cases<F: Real>() {
 fn ray_rect_table() {
     rect_cases::<f32>();
     rect_cases::<f64>();
+}
+
+#[test]
+fn ray_rect_far_end_table() {
+    rect_far_end_cases::<f32>();
+    rect_far_end_cases::<f64>();
 }
 
 #[test]

@@ -1,18 +1,16 @@
 //! Ray × rect against the exact rational slab on `[0, t_max]`: random cases aimed at edges,
 //! corners, ulp neighbours, signed zeros, extreme magnitudes and invalid rays (the segment
 //! generators, a segment `P0 → P1` read as the ray `O = P0`, `D = P1 − P0`), and every batch
-//! length from 0 to 67 through both batch shapes, bit for bit against the one-ray path.
+//! length from 0 to 67 through both batch shapes, bit for bit against the one-ray path. The
+//! checker is `common::cast_reference::check_ray_rect` (6 ulps, `t_exit == 0` only at `O`).
 
 mod common;
 
 use common::cases::{case, Rng, TestFloat};
-use common::cast_reference::{ray_rect, QRay};
-use common::reference::{ulp, ulps, Q};
-use common::runner::is_nan;
-use num_traits::Signed;
+use common::cast_reference::check_ray_rect as check;
 use proptest::prelude::*;
-use slabclip::cast::{cast_rect, cast_rect_one, cast_rects, RayRect, RectCastOutput};
-use slabclip::{Class, Ray, Rays, Rect};
+use slabclip::cast::{cast_rect, cast_rect_one, cast_rects, RectCastOutput};
+use slabclip::{Ray, Rays, Rect};
 
 /// Cases per precision (each precision runs this many: 2 × 100,000 for the query).
 const CASES: u32 = 100_000;
@@ -27,88 +25,6 @@ fn ray_case<F: TestFloat>(seed: u64) -> (Rect<F>, Ray<F>, F) {
         _ => F::INFINITY,
     };
     (r, Ray::new(s.x0, s.y0, s.x1 - s.x0, s.y1 - s.y0), t_max)
-}
-
-/// `got` within 2 ulps of `want`; `+∞` where `want` is beyond the float range (an overflow).
-fn off<F: TestFloat>(got: F, want: &Q) -> f64 {
-    if got == F::INFINITY {
-        return if want >= &common::reference::q(F::MAX) {
-            0.0
-        } else {
-            f64::INFINITY
-        };
-    }
-    ulps(got, want)
-}
-
-/// SPEC §2's ray × rect contract for one result.
-fn check<F: TestFloat>(r: &Rect<F>, ray: &Ray<F>, t_max: F, c: &RayRect<F>) -> Result<(), String> {
-    let fail = |rule: &str| {
-        Err(format!(
-            "broke '{rule}'\n  rect {r:?}\n  ray {ray:?} t_max {t_max}\n  got {c:?}"
-        ))
-    };
-    let Some(qr) = QRay::new(ray.ox, ray.oy, ray.dx, ray.dy, t_max) else {
-        if c.class != Class::Invalid || !is_nan(c.t_entry) || !is_nan(c.t_exit) {
-            return fail("an invalid ray is Invalid with NaN parameters");
-        }
-        return Ok(());
-    };
-    let e = ray_rect(r, &qr);
-    let hit = c.class.is_hit();
-    if c.class == Class::Invalid {
-        return fail("a valid ray is never Invalid");
-    }
-    if e.o_in && !(hit && c.t_entry.to_bits_u64() == F::ZERO.to_bits_u64()) {
-        return fail("O inside gives a hit with t_entry == +0.0");
-    }
-    if !e.o_in && hit && c.t_entry == F::ZERO {
-        return fail("O outside never gets t_entry == 0");
-    }
-    // Within this many ulps of each other, the exact entry and exit are a graze.
-    let graze = e.exit.as_ref().is_some_and(|x| {
-        let big = if x.abs() > e.entry.abs() {
-            x.abs()
-        } else {
-            e.entry.abs()
-        };
-        (x - &e.entry).abs() <= ulp::<F>(&big) * Q::from_integer(4.into())
-    });
-    let may_differ = graze && !e.parallel_miss;
-    // An entry beyond the float range cannot be reported: such a hit is a miss (crate docs).
-    if e.hit && e.entry > common::reference::q(F::MAX) {
-        if hit {
-            return fail("a hit whose entry is beyond the float range is reported as a miss");
-        }
-        return Ok(());
-    }
-    if hit != e.hit && !may_differ {
-        return fail("hit versus miss as in exact arithmetic (away from a graze)");
-    }
-    if !hit {
-        if !is_nan(c.t_entry) || !is_nan(c.t_exit) || c.class != Class::Outside {
-            return fail("a miss is Outside with NaN parameters");
-        }
-        return Ok(());
-    }
-    if !(F::ZERO <= c.t_entry && c.t_entry <= c.t_exit && c.t_exit <= t_max) {
-        return fail("0 <= t_entry <= t_exit <= t_max");
-    }
-    if e.hit && off(c.t_entry, &e.entry) > 2.0 {
-        return fail(&format!(
-            "t_entry within 2 ulps (off by {:.3})",
-            ulps(c.t_entry, &e.entry)
-        ));
-    }
-    if let Some(x) = &e.exit {
-        if e.hit && off(c.t_exit, x) > 2.0 {
-            return fail(&format!(
-                "t_exit within 2 ulps (off by {:.3})",
-                ulps(c.t_exit, x)
-            ));
-        }
-    }
-    Ok(())
 }
 
 fn check_seed<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {

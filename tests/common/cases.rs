@@ -1,7 +1,10 @@
 //! Generators aimed at the hard places: endpoints on edges and corners, one ulp either side of a
 //! bound, axis-parallel and zero-length segments, lines through corners, zero-width rects, signed
 //! zeros, subnormals, magnitudes from 1e-30 to 1e30 and a few near the float range's end, and a
-//! sprinkle of NaN and ±∞. Built from plain `u64` seeds so proptest drives them and prints them.
+//! sprinkle of NaN and ±∞. One case in five aims at SPEC §1's far ends: an endpoint on an edge or
+//! a few ulps inside it, the other far outside (entries just below 1, exits just above 0 or
+//! underflowing, real `Touches` at an endpoint, endpoints on an edge not entered through).
+//! Built from plain `u64` seeds so proptest drives them and prints them.
 
 use slabclip::{Real, Rect, Segment};
 
@@ -153,6 +156,22 @@ fn corner<F: TestFloat>(g: &mut Rng, r: &Rect<F>) -> (F, F) {
 pub fn case<F: TestFloat>(seed: u64) -> (Rect<F>, Segment<F>) {
     let g = &mut Rng(seed);
     let r = rect::<F>(g);
+    let s = segment(g, &r);
+    (r, s)
+}
+
+/// A segment aimed at the hard places of a given rect, from one seed: for batches that share
+/// one rect (the batch tests use the rect of another seed's [`case`]).
+pub fn case_in<F: TestFloat>(seed: u64, r: &Rect<F>) -> Segment<F> {
+    segment(&mut Rng(seed), r)
+}
+
+fn segment<F: TestFloat>(g: &mut Rng, r: &Rect<F>) -> Segment<F> {
+    // One case in five aims at SPEC §1's far ends.
+    if g.below(5) == 0 {
+        let s = far_end(g, r);
+        return poison(g, s);
+    }
     let pt = |g: &mut Rng| (coord(g, r.xmin(), r.xmax()), coord(g, r.ymin(), r.ymax()));
     let (x0, y0) = pt(g);
     let (mut x1, mut y1) = pt(g);
@@ -165,7 +184,7 @@ pub fn case<F: TestFloat>(seed: u64) -> (Rect<F>, Segment<F>) {
         // A line exactly through a corner: P0 = C − k·v, P1 = C + m·v with small integer v, k, m
         // scaled by a power of two, all exact.
         3 | 4 => {
-            let (cx, cy) = corner(g, &r);
+            let (cx, cy) = corner(g, r);
             let h = 2f64.powi(g.int(-20, 4) as i32)
                 * (r.xmax().to_f64() - r.xmin().to_f64()).abs().max(1.0);
             let (vx, vy) = (g.int(-3, 3) as f64 * h, g.int(-3, 3) as f64 * h);
@@ -176,11 +195,98 @@ pub fn case<F: TestFloat>(seed: u64) -> (Rect<F>, Segment<F>) {
                 F::from_f64(cx.to_f64() + m * vx),
                 F::from_f64(cy.to_f64() + m * vy),
             );
-            return (r, poison(g, s));
+            return poison(g, s);
         }
         _ => {}
     }
-    (r, poison(g, Segment::new(x0, y0, x1, y1)))
+    poison(g, Segment::new(x0, y0, x1, y1))
+}
+
+/// SPEC §1's far ends: one endpoint on an edge or 1 to 4 ulps inside it (at a bound of 0 those
+/// are subnormals), the other far outside, beyond the same edge or another one. As `P1` (from
+/// outside in) the exact entry is just below 1, or exactly 1 when `P1` is on the edge it is
+/// entered through (a real `Touches`), and `Enters` with `t_entry < 1` when `P1` is on an edge it
+/// is not entered through; as `P0` the exact exit is just above 0 (tiny, underflowing when the
+/// other end is huge), or exactly 0. Distances from a few spans to `MAX`, and a few subnormals.
+fn far_end<F: TestFloat>(g: &mut Rng, r: &Rect<F>) -> Segment<F> {
+    // Edges as (axis, side): axis 0 is x; side 0 is the lower bound.
+    let bounds = |axis: u64| {
+        if axis == 0 {
+            (r.xmin(), r.xmax())
+        } else {
+            (r.ymin(), r.ymax())
+        }
+    };
+    let (near_axis, near_side) = (g.below(2), g.below(2));
+    let (lo, hi) = bounds(near_axis);
+    // Normal coordinate: on the edge, or k ulps inward (not past the opposite bound).
+    let k = [0, 0, 1, 1, 2, 3, 4][g.below(7) as usize];
+    let mut n = if near_side == 0 { lo } else { hi };
+    for _ in 0..k {
+        n = if near_side == 0 {
+            n.up().min_(hi)
+        } else {
+            n.down().max_(lo)
+        };
+    }
+    // Tangential coordinate: mostly in the rect (corners, next to them, anywhere), now and then
+    // outside it (a miss, or a graze).
+    let (tlo, thi) = bounds(1 - near_axis);
+    let t = match g.below(8) {
+        0 => tlo,
+        1 => thi,
+        2 => tlo.up().min_(thi),
+        3 => thi.down().max_(tlo),
+        4 => coord(g, tlo, thi),
+        _ => F::from_f64(tlo.to_f64() + g.unit() * (thi.to_f64() - tlo.to_f64())),
+    };
+    let near = if near_axis == 0 { (n, t) } else { (t, n) };
+
+    // The far end: beyond the near edge (half the time) or another one, by a distance from
+    // a few subnormals to MAX; its other coordinate from the pool.
+    let (far_axis, far_side) = if g.below(2) == 0 {
+        (near_axis, near_side)
+    } else {
+        (g.below(2), g.below(2))
+    };
+    let (flo, fhi) = bounds(far_axis);
+    let span = (fhi.to_f64() - flo.to_f64())
+        .abs()
+        .max(flo.to_f64().abs())
+        .max(fhi.to_f64().abs())
+        .max(1e-30);
+    let dist = match g.below(6) {
+        0 => F::TINY.to_f64() * g.int(1, 4) as f64,
+        1 => span * (0.5 + 4.0 * g.unit()),
+        2 | 3 => span * 10f64.powf(g.unit() * 30.0),
+        4 => F::MAX.to_f64() * g.unit(),
+        _ => 10f64.powf(g.unit() * 60.0 - 30.0),
+    };
+    let f = if far_side == 0 {
+        let v = F::from_f64((flo.to_f64() - dist).max(-F::MAX.to_f64()));
+        if v < flo {
+            v
+        } else {
+            flo.down().max_(-F::MAX)
+        }
+    } else {
+        let v = F::from_f64((fhi.to_f64() + dist).min(F::MAX.to_f64()));
+        if v > fhi {
+            v
+        } else {
+            fhi.up().min_(F::MAX)
+        }
+    };
+    let (glo, ghi) = bounds(1 - far_axis);
+    let o = coord(g, glo, ghi);
+    let far = if far_axis == 0 { (f, o) } else { (o, f) };
+
+    // As P1: from outside in (entries near 1). As P0: from inside out (exits near 0).
+    if g.below(2) == 0 {
+        Segment::new(far.0, far.1, near.0, near.1)
+    } else {
+        Segment::new(near.0, near.1, far.0, far.1)
+    }
 }
 
 /// Now and then, a NaN or ±∞ in one coordinate.

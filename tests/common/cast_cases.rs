@@ -328,9 +328,51 @@ pub fn polygon_segment<F: Real>(seed: u64) -> (Vec<(F, F)>, Segment<F>, bool) {
         2 => (point_near(g, &sp, &v).0, a.1),
         _ => point_near(g, &sp, &v),
     };
-    let mut s = Segment::new(a.0, a.1, b.0, b.1);
+    let mut s = if !grid && g.below(3) == 0 {
+        far_end_segment(g, &v)
+    } else {
+        Segment::new(a.0, a.1, b.0, b.1)
+    };
     if g.below(80) == 0 {
         s.y1 = F::NAN;
     }
     (v, s, grid)
+}
+
+/// SPEC §1's far ends with a polygon (general floats): from the midpoint `m` of an edge toward
+/// the vertices' mean `c` (inside), `P_in = m + λ·(c − m)` strictly inside by far more than the
+/// rounding of the cross products, `P_out = m − μ·(c − m)` far outside beyond that edge
+/// (`λ = 2^-k`, `μ = 2^j`); either way round. Entries `1 − λ/μ` and exits `λ/μ` far below an ulp
+/// must still not round to 1 or 0.
+pub fn far_end_segment<F: Real>(g: &mut Rng, v: &[(F, F)]) -> Segment<F> {
+    let f32 = core::mem::size_of::<F>() == 4;
+    let n = v.len();
+    let i = g.below(n as u64) as usize;
+    let (a, b) = (v[i], v[(i + 1) % n]);
+    let m = (
+        (a.0.to_f64() + b.0.to_f64()) / 2.0,
+        (a.1.to_f64() + b.1.to_f64()) / 2.0,
+    );
+    let c = (
+        v.iter().map(|p| p.0.to_f64()).sum::<f64>() / n as f64,
+        v.iter().map(|p| p.1.to_f64()).sum::<f64>() / n as f64,
+    );
+    let (k, j) = if f32 {
+        (g.int(4, 16), g.int(0, 40))
+    } else {
+        (g.int(4, 40), g.int(0, 90))
+    };
+    let (lambda, mu) = (2f64.powi(-k as i32), 2f64.powi(j as i32));
+    let at = |s: f64| {
+        (
+            F::from_f64(m.0 + s * (c.0 - m.0)),
+            F::from_f64(m.1 + s * (c.1 - m.1)),
+        )
+    };
+    let (p_in, p_out) = (at(lambda), at(-mu));
+    if g.below(2) == 0 {
+        Segment::new(p_out.0, p_out.1, p_in.0, p_in.1)
+    } else {
+        Segment::new(p_in.0, p_in.1, p_out.0, p_out.1)
+    }
 }

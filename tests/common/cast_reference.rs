@@ -6,9 +6,11 @@
 //! closed half-planes left of its counter-clockwise edges.
 
 use num_traits::{One, Signed, Zero};
-use slabclip::{Class, Real, Rect};
+use slabclip::cast::RayRect;
+use slabclip::{Class, Ray, Real, Rect};
 
-use super::reference::{class_of, q, slab, Q};
+use super::cases::TestFloat;
+use super::reference::{class_of, q, slab, ulp, ulps, GRAZE_ULPS, Q, T_ULPS};
 
 /// `a × b`.
 pub fn cross(ax: &Q, ay: &Q, bx: &Q, by: &Q) -> Q {
@@ -88,6 +90,128 @@ pub fn ray_rect<F: Real>(r: &Rect<F>, ray: &QRay) -> ExactRayRect {
         parallel_miss,
         hit,
     }
+}
+
+/// `got` within [`T_ULPS`] ulps of `want`, in ulps; `+∞` is 0 ulps off a `want` beyond the
+/// float range (an overflow).
+fn off<F: TestFloat>(got: F, want: &Q) -> f64 {
+    if got == F::INFINITY {
+        return if want >= &q(F::MAX) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    ulps(got, want)
+}
+
+/// SPEC §2's ray × rect contract for one result: §1's slab contract on `[0, t_max]`, the origin
+/// in `P0`'s part. The error names the broken rule.
+///
+/// * an invalid ray is `Invalid` with NaN parameters; a valid one never is;
+/// * `t_entry == +0.0` iff `O` is inside, and then a hit;
+/// * on a hit, `t_exit == +0.0` iff the exact exit is 0 (the ray leaves exactly at `O`, or
+///   `t_max` is 0), so a tiny exit never underflows to 0;
+/// * hit versus miss as in exact arithmetic, except at a graze with `O` outside;
+/// * `0 ≤ t_entry ≤ t_exit ≤ t_max`, each within [`T_ULPS`] ulps of the exact value;
+/// * the class agrees with the parameters (the far end decided on them: `t_exit == t_max`).
+pub fn check_ray_rect<F: TestFloat>(
+    r: &Rect<F>,
+    ray: &Ray<F>,
+    t_max: F,
+    c: &RayRect<F>,
+) -> Result<(), String> {
+    let fail = |rule: &str| {
+        Err(format!(
+            "broke '{rule}'\n  rect {r:?}\n  ray {ray:?} t_max {t_max}\n  got {c:?}"
+        ))
+    };
+    let nan = |x: F| x.to_f64().is_nan();
+    let bits = |a: F, b: F| a.to_bits_u64() == b.to_bits_u64();
+    let Some(qr) = QRay::new(ray.ox, ray.oy, ray.dx, ray.dy, t_max) else {
+        if c.class != Class::Invalid || !nan(c.t_entry) || !nan(c.t_exit) {
+            return fail("an invalid ray is Invalid with NaN parameters");
+        }
+        return Ok(());
+    };
+    let e = ray_rect(r, &qr);
+    let hit = c.class.is_hit();
+    if c.class == Class::Invalid {
+        return fail("a valid ray is never Invalid");
+    }
+    if e.o_in && !(hit && bits(c.t_entry, F::ZERO)) {
+        return fail("O inside gives a hit with t_entry == +0.0");
+    }
+    if !e.o_in && hit && c.t_entry == F::ZERO {
+        return fail("O outside never gets t_entry == 0");
+    }
+    // Within GRAZE_ULPS ulps of each other, with O outside, the exact entry and exit are a graze.
+    let graze = !e.o_in
+        && !e.parallel_miss
+        && e.exit.as_ref().is_some_and(|x| {
+            let big = if x.abs() > e.entry.abs() {
+                x.abs()
+            } else {
+                e.entry.abs()
+            };
+            (x - &e.entry).abs() <= ulp::<F>(&big) * Q::from_integer(GRAZE_ULPS.into())
+        });
+    // An entry beyond the float range cannot be reported: such a hit is a miss (crate docs).
+    if e.hit && e.entry > q(F::MAX) {
+        if hit {
+            return fail("a hit whose entry is beyond the float range is reported as a miss");
+        }
+        return Ok(());
+    }
+    if hit != e.hit && !graze {
+        return fail("hit versus miss as in exact arithmetic (away from a graze with O outside)");
+    }
+    if !hit {
+        if !nan(c.t_entry) || !nan(c.t_exit) || c.class != Class::Outside {
+            return fail("a miss is Outside with NaN parameters");
+        }
+        return Ok(());
+    }
+    if !(F::ZERO <= c.t_entry && c.t_entry <= c.t_exit && c.t_exit <= t_max) {
+        return fail("0 <= t_entry <= t_exit <= t_max");
+    }
+    let class = if c.t_entry == c.t_exit {
+        Class::Touches
+    } else {
+        match (c.t_entry == F::ZERO, c.t_exit == t_max) {
+            (true, true) => Class::Inside,
+            (false, true) => Class::Enters,
+            (true, false) => Class::Exits,
+            (false, false) => Class::Crosses,
+        }
+    };
+    if c.class != class {
+        return fail(&format!("the class agrees with the parameters ({class:?})"));
+    }
+    if e.hit {
+        let exit_zero = e.exit.as_ref().is_some_and(|x| x.is_zero());
+        if c.t_exit == F::ZERO && !exit_zero {
+            return fail("t_exit == 0 only when the ray leaves exactly at O");
+        }
+        if exit_zero && !bits(c.t_exit, F::ZERO) {
+            return fail("leaving exactly at O gives t_exit == +0.0");
+        }
+        if off(c.t_entry, &e.entry) > T_ULPS {
+            return fail(&format!(
+                "t_entry within {T_ULPS} ulps (off by {:.3})",
+                ulps(c.t_entry, &e.entry)
+            ));
+        }
+        if let Some(x) = &e.exit {
+            if off(c.t_exit, x) > T_ULPS {
+                return fail(&format!(
+                    "t_exit within {T_ULPS} ulps (off by {:.3})",
+                    ulps(c.t_exit, x)
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------- ray × segments

@@ -4,7 +4,7 @@
 //! rows `0, k, 2k, …` with `k` the smallest **odd** stride that keeps at most `--check` rows (odd,
 //! so the rows fall on every lane position of every SIMD width). Those rows are clipped again
 //! as one small batch with every output, each result is checked against
-//! [`Exact::verify_clipped`] (SPEC §1: 2 ulps, exact 0 and 1, the class, the clipped segment),
+//! [`Exact::verify_clipped`] (SPEC §1: 6 ulps, exact 0 and 1 and far ends, the class, the clipped segment),
 //! and the row the timed run wrote for the same segment must hold the same bits, so the bits
 //! checked are the bits timed.
 
