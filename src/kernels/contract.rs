@@ -215,7 +215,7 @@ pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
 /// The boundary parameters of one axis of a segment, as [`axis_t`] gives them, with
 /// [`careful_t`] in the lanes where `ok` (from [`in_range`]) is false. Called only for chunks
 /// with such a lane.
-#[inline(never)]
+#[inline(always)]
 pub(crate) fn segment_axis_careful<L: Lane>(
     (lo, hi): (L, L),
     p0: L,

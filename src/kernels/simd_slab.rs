@@ -103,23 +103,41 @@ pub(crate) fn store_lanes<F: Real, L: Lane<Scalar = F>>(
     f: &Finished<L>,
     clipped: impl FnOnce() -> Segment<L>,
 ) {
-    if let Some(t) = out.t_entry.as_deref_mut() {
-        f.t_entry.write(&mut t[i..]);
+    store_as::<F, L, true, true, true>(out, i, f, clipped)
+}
+
+/// [`store_lanes`] for the outputs a loop was built for: `T` parameters, `C` class codes, `S`
+/// clipped segments. The others are neither computed nor stored, which is how [`drive`]
+/// keeps a `--emit t` loop free of the class and clipped-point work.
+#[inline(always)]
+fn store_as<F: Real, L: Lane<Scalar = F>, const T: bool, const C: bool, const S: bool>(
+    out: &mut ClipOutput<'_, F>,
+    i: usize,
+    f: &Finished<L>,
+    clipped: impl FnOnce() -> Segment<L>,
+) {
+    if T {
+        if let Some(t) = out.t_entry.as_deref_mut() {
+            f.t_entry.write(&mut t[i..]);
+        }
+        if let Some(t) = out.t_exit.as_deref_mut() {
+            f.t_exit.write(&mut t[i..]);
+        }
     }
-    if let Some(t) = out.t_exit.as_deref_mut() {
-        f.t_exit.write(&mut t[i..]);
+    if C {
+        if let Some(k) = out.class.as_deref_mut() {
+            Class::code_lanes(f.valid, f.t_entry, f.t_exit).write_low_bytes(&mut k[i..]);
+        }
     }
-    if let Some(k) = out.class.as_deref_mut() {
-        let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
-        codes.write_low_bytes(&mut k[i..]);
-    }
-    if let Some(segs) = out.segments.as_mut() {
-        let c = clipped();
-        let (x0, y0, x1, y1) = segs.columns_mut();
-        c.x0.write(&mut x0[i..]);
-        c.y0.write(&mut y0[i..]);
-        c.x1.write(&mut x1[i..]);
-        c.y1.write(&mut y1[i..]);
+    if S {
+        if let Some(segs) = out.segments.as_mut() {
+            let c = clipped();
+            let (x0, y0, x1, y1) = segs.columns_mut();
+            c.x0.write(&mut x0[i..]);
+            c.y0.write(&mut y0[i..]);
+            c.x1.write(&mut x1[i..]);
+            c.y1.write(&mut y1[i..]);
+        }
     }
 }
 
@@ -182,7 +200,8 @@ impl<F: Real> RectSource<F> for [Rect<F>] {
 
 /// The vector loop over any rect source, `chunk` answering each full chunk (the slab, or
 /// `hybrid`'s prefilter in front of it); the tail is the scalar slab, which gives the same bits.
-/// Lengths are checked by the caller.
+/// Lengths are checked by the caller. The loop is built for the outputs asked for (the usual
+/// one alone: `t`, class or segments), so a chunk computes nothing else.
 #[inline(always)]
 pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?Sized>(
     rects: &R,
@@ -190,11 +209,34 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
     out: &mut ClipOutput<'_, F>,
     chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Finished<F::Simd>,
 ) {
+    let t = out.t_entry.is_some() || out.t_exit.is_some();
+    match (t, out.class.is_some(), out.segments.is_some()) {
+        (_, false, false) => drive_as::<F, R, S, true, false, false>(rects, input, out, &chunk),
+        (false, true, false) => drive_as::<F, R, S, false, true, false>(rects, input, out, &chunk),
+        (false, false, true) => drive_as::<F, R, S, false, false, true>(rects, input, out, &chunk),
+        _ => drive_as::<F, R, S, true, true, true>(rects, input, out, &chunk),
+    }
+}
+
+#[inline(always)]
+fn drive_as<
+    F: Real,
+    R: RectSource<F> + ?Sized,
+    S: SegmentSource<F> + ?Sized,
+    const T: bool,
+    const C: bool,
+    const SEGS: bool,
+>(
+    rects: &R,
+    input: &S,
+    out: &mut ClipOutput<'_, F>,
+    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Finished<F::Simd>,
+) {
     let n = input.len();
     let full = for_each_chunk(input, |i, s| {
         let r = rects.lanes(i);
         let f = chunk(&r, &s);
-        store_lanes(out, i, &f, || clipped(&r, &s, &f));
+        store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f));
     });
     for i in full..n {
         let (rect, seg) = (rects.rect(i), input.segment(i));

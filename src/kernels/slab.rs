@@ -22,20 +22,33 @@ pub struct SlabScalar;
 /// The raw slab interval of `s`, lane by lane. Ties between the axes go to x.
 ///
 /// One branch per chunk: when a coordinate difference is out of `axis_t`'s range (never, on
-/// ordinary data; always for NaN or ±∞), its lanes take the careful path, and the chunk learns
-/// which lanes are valid. A chunk that passes has only finite coordinates.
+/// ordinary data; always for NaN or ±∞), the chunk is redone by [`slab_raw_careful`], which
+/// gives the other lanes the same bits again. A chunk that passes has only finite coordinates.
 #[inline(always)]
 pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
     let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-    let mut tx = axis_t(r.xmin, r.xmax, s.x0, dx);
-    let mut ty = axis_t(r.ymin, r.ymax, s.y0, dy);
-    let (ok_x, ok_y) = (in_range(dx), in_range(dy));
-    let mut valid = ok_x & ok_y;
-    if L::any(!valid) {
-        valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
-        tx = segment_axis_careful((r.xmin, r.xmax), s.x0, s.x1, ok_x, tx);
-        ty = segment_axis_careful((r.ymin, r.ymax), s.y0, s.y1, ok_y, ty);
+    let ok = in_range(dx) & in_range(dy);
+    if L::any(!ok) {
+        return slab_raw_careful(r, s);
     }
+    let tx = axis_t(r.xmin, r.xmax, s.x0, dx);
+    let ty = axis_t(r.ymin, r.ymax, s.y0, dy);
+    Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE), ok)
+}
+
+/// [`slab_raw`] for a chunk with a lane out of `axis_t`'s range: those lanes by `careful_t`,
+/// the others as in [`slab_raw`]; which lanes are valid is found here. Out of line, so that the
+/// hot loop keeps its registers.
+#[inline(never)]
+#[cold]
+fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
+    let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+    let (ok_x, ok_y) = (in_range(dx), in_range(dy));
+    let tx = axis_t(r.xmin, r.xmax, s.x0, dx);
+    let ty = axis_t(r.ymin, r.ymax, s.y0, dy);
+    let tx = segment_axis_careful((r.xmin, r.xmax), s.x0, s.x1, ok_x, tx);
+    let ty = segment_axis_careful((r.ymin, r.ymax), s.y0, s.y1, ok_y, ty);
+    let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
     Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE), valid)
 }
 
