@@ -92,13 +92,14 @@ fn every_algorithm_on_every_workload_with_json_and_svg() {
         assert!(naive["mseg_per_s"].as_f64().unwrap() > 0.0);
         assert!(naive["differ_from_liang_barsky"].as_u64().is_some());
         naive_mismatches += naive["reference_mismatches"].as_u64().expect("checked");
-        // 3000 segments take microseconds: each 3 ms sample runs many passes, and times one.
+        // 3000 segments take microseconds: each 3 ms sample runs many passes, and times one
+        // (at least half the sample: a busy machine can stretch the calibration's passes).
         for (name, r) in &rows {
             let passes = r["passes_per_sample"].as_u64().unwrap();
             assert!(passes >= 1, "{d} {name}");
             let per_pass = r["times_s"][0].as_f64().unwrap();
             assert!(
-                per_pass * passes as f64 >= 0.002,
+                per_pass * passes as f64 >= 0.0015,
                 "{d} {name}: {passes} x {per_pass}"
             );
         }

@@ -275,15 +275,23 @@ impl<'a, F: Real> Runner<'a, F> {
     /// Passes per sample for `subject` so that a sample lasts at least `sample` (one at least):
     /// doubling the passes until they take an eighth of it, then scaled from the fastest of
     /// three such trials (a busy machine only ever adds time, so the fastest is the loop's own).
+    /// A batch whose first two passes each last `sample` gets one pass, without more trials.
     fn calibrate(&self, subject: Subject, out: &mut Outputs<F>, sample: Duration) -> usize {
         let mut k = 1usize;
-        while k < 1 << 30 && self.passes(subject, out, k) < sample / 8 {
-            k *= 2;
+        let mut took = self.passes(subject, out, k);
+        if took >= sample {
+            took = self.passes(subject, out, k);
+            if took >= sample {
+                return 1;
+            }
         }
-        let fastest = (0..3)
+        while k < 1 << 30 && took < sample / 8 {
+            k *= 2;
+            took = self.passes(subject, out, k);
+        }
+        let fastest = (0..2)
             .map(|_| self.passes(subject, out, k))
-            .min()
-            .unwrap_or(sample);
+            .fold(took, Duration::min);
         let scaled = sample.as_secs_f64() / fastest.as_secs_f64().max(1e-9) * k as f64;
         (scaled.ceil() as usize).clamp(1, 1 << 30)
     }

@@ -80,14 +80,16 @@ pub struct CompareArgs {
     emit: Emit,
 
     /// Timed samples per row; the median is reported.
-    #[arg(long, value_name = "R", default_value_t = 5,
+    #[arg(long, value_name = "R", default_value_t = 11,
           value_parser = clap::value_parser!(u16).range(1..))]
     repeat: u16,
 
     /// Each sample runs as many passes over the batch as take at least this long (calibrated
     /// per row), and reports the time of one pass: small batches are timed at the speed of
-    /// their loop, not of the timer and the thread pool around it.
-    #[arg(long, value_name = "MS", default_value_t = 20,
+    /// their loop, not of the timer and the thread pool around it. Short samples, many of
+    /// them, suit a busy machine: most fit between the other processes' turns, and the median
+    /// is theirs.
+    #[arg(long, value_name = "MS", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=60_000))]
     sample_ms: u32,
 
