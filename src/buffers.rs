@@ -439,6 +439,35 @@ pub struct ClipResults<F> {
     pub segments: Option<Segments<F>>,
 }
 
+impl<F: Real> ClipResults<F> {
+    /// Buffers for `n` segments (clipped segments only when `segments`), filled by `clip`,
+    /// which gets every buffer `n` long: how the `clip_to_vec`s of every kernel allocate.
+    pub(crate) fn filled(
+        n: usize,
+        segments: bool,
+        clip: impl FnOnce(&mut ClipOutput<'_, F>) -> Result<(), Error>,
+    ) -> Self {
+        let mut t_entry = vec![F::NAN; n];
+        let mut t_exit = vec![F::NAN; n];
+        let mut class = vec![0u8; n];
+        let mut segs = segments.then(|| Segments::nan(n));
+        let mut out = ClipOutput {
+            t_entry: Some(&mut t_entry),
+            t_exit: Some(&mut t_exit),
+            class: Some(&mut class),
+            segments: segs.as_mut().map(|s| s.as_mut()),
+        };
+        // Every buffer was made `n` long just above, so the length check cannot fail.
+        clip(&mut out).expect("buffers sized to the input");
+        ClipResults {
+            t_entry,
+            t_exit,
+            class,
+            segments: segs,
+        }
+    }
+}
+
 fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), Error> {
     if expected == found {
         Ok(())

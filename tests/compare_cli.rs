@@ -1,6 +1,6 @@
 //! `slabclip compare` end to end: every algorithm (taken from `Algorithm::ALL`, so new ones are
-//! expected without editing this file) and `auto` on every workload, the baselines, the JSON
-//! and SVG outputs, and bad arguments.
+//! expected without editing this file), `auto` and the `naive-slab` baseline on every workload,
+//! the memory baselines, the calibrated passes, the JSON and SVG outputs, and bad arguments.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -53,6 +53,8 @@ fn every_algorithm_on_every_workload_with_json_and_svg() {
         "1",
         "--check",
         "400",
+        "--sample-ms",
+        "3",
         "--json",
         json.to_str().unwrap(),
         "--svg",
@@ -63,6 +65,8 @@ fn every_algorithm_on_every_workload_with_json_and_svg() {
     let report: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let workloads = report["workloads"].as_array().unwrap();
     assert_eq!(workloads.len(), Dist::ALL.len());
+    assert_eq!(report["sample_ms"], 3);
+    let mut naive_mismatches = 0;
     for (w, d) in workloads.iter().zip(Dist::ALL) {
         assert_eq!(w["name"], d.name());
         assert_eq!(w["n"], 3000);
@@ -74,9 +78,37 @@ fn every_algorithm_on_every_workload_with_json_and_svg() {
                 .find(|(n, _)| n == name)
                 .unwrap_or_else(|| panic!("{d}: no row for {name}"));
             assert_eq!(r["reference_mismatches"], 0, "{d} {name}");
+            assert_eq!(r["kind"], "algorithm", "{d} {name}");
+            assert_eq!(r["outside_contract"], false, "{d} {name}");
             assert!(r["mseg_per_s"].as_f64().unwrap() > 0.0);
             assert_eq!(r["times_s"].as_array().unwrap().len(), 1);
         }
+        // The naive baseline: timed and checked like the rest, flagged as outside the contract.
+        let naive: Vec<_> = rows.iter().filter(|(n, _)| n == "naive-slab").collect();
+        assert_eq!(naive.len(), 1, "{d}: one naive-slab row");
+        let naive = naive[0].1;
+        assert_eq!(naive["kind"], "naive-baseline");
+        assert_eq!(naive["outside_contract"], true);
+        assert!(naive["mseg_per_s"].as_f64().unwrap() > 0.0);
+        assert!(naive["differ_from_liang_barsky"].as_u64().is_some());
+        naive_mismatches += naive["reference_mismatches"].as_u64().expect("checked");
+        // 3000 segments take microseconds: each 3 ms sample runs many passes, and times one
+        // (at least half the sample: a busy machine can stretch the calibration's passes).
+        for (name, r) in &rows {
+            let passes = r["passes_per_sample"].as_u64().unwrap();
+            assert!(passes >= 1, "{d} {name}");
+            let per_pass = r["times_s"][0].as_f64().unwrap();
+            assert!(
+                per_pass * passes as f64 >= 0.0015,
+                "{d} {name}: {passes} x {per_pass}"
+            );
+        }
+        let ceiling = &rows
+            .iter()
+            .find(|(n, _)| n == "memory ceiling (plain stores)")
+            .unwrap()
+            .1;
+        assert!(ceiling["passes_per_sample"].as_u64().unwrap() > 10, "{d}");
         let lb = &rows.iter().find(|(n, _)| n == "liang-barsky").unwrap().1;
         assert_eq!(lb["speedup_vs_liang_barsky"], 1.0);
         assert_eq!(lb["differ_from_liang_barsky"], 0);
@@ -94,9 +126,28 @@ fn every_algorithm_on_every_workload_with_json_and_svg() {
             "{stdout}"
         );
     }
+    // The workloads aim at edges and corners: the naive slab breaks the contract on some, the
+    // run still succeeds (checked above), and the table says why.
+    assert!(
+        naive_mismatches > 0,
+        "naive-slab met the contract everywhere?"
+    );
+    assert!(
+        stdout.contains("naive-slab: a baseline OUTSIDE the contract"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("first mismatch: naive-slab broke"),
+        "{stdout}"
+    );
     let svg = std::fs::read_to_string(&svg).unwrap();
     assert!(svg.starts_with("<svg"));
-    for label in names().into_iter().chain(Dist::ALL.map(Dist::name)) {
+    assert!(svg.contains("log scale") && svg.contains("outside the contract"));
+    for label in names()
+        .into_iter()
+        .chain(["naive-slab"])
+        .chain(Dist::ALL.map(Dist::name))
+    {
         assert!(
             svg.contains(&format!("\n{label}\n</text>")),
             "the chart names {label}"
@@ -119,6 +170,8 @@ fn class_output_on_a_file_has_a_read_only_row_and_threads_split_the_batch() {
         "2",
         "--check",
         "1000",
+        "--sample-ms",
+        "2",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
@@ -127,7 +180,7 @@ fn class_output_on_a_file_has_a_read_only_row_and_threads_split_the_batch() {
         out.contains("read-only pass") && out.contains("2 threads"),
         "{out}"
     );
-    for name in names() {
+    for name in names().into_iter().chain(["naive-slab"]) {
         assert!(
             out.lines().any(|l| l.trim_start().starts_with(name)),
             "{name}: {out}"
@@ -147,6 +200,8 @@ fn class_output_on_a_file_has_a_read_only_row_and_threads_split_the_batch() {
         "2",
         "--check",
         "2000",
+        "--sample-ms",
+        "2",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("float64") && text(&o.stdout).contains("/2000"));
@@ -161,6 +216,8 @@ fn bad_arguments() {
         vec!["compare", "--n", "lots"],
         vec!["compare", "--threads", "0"],
         vec!["compare", "--repeat", "0"],
+        vec!["compare", "--sample-ms", "0"],
+        vec!["compare", "--sample-ms", "fast"],
         vec!["compare", "--rect", "0,0,1,1"],
         vec!["compare", "--input", "data/sample.npy", "--rect", "1,0,0,1"],
         vec!["compare", "--input", "data/sample.npy", "--dist", "mixed"],

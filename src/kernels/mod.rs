@@ -10,6 +10,9 @@
 //! | `hybrid` | `hybrid.rs` | a vector outcode prefilter; the undecided rest packed for `simd-slab` |
 //! | `auto` | `auto.rs` | picks `simd-slab` or `hybrid` per batch; rayon for large batches |
 //!
+//! Beside them, outside the contract and outside [`Algorithm`]: [`NaiveSlab`] (`naive.rs`), the
+//! textbook slab with no exactness, the baseline `compare` and the benches measure against.
+//!
 //! Each finds the *raw* entry and exit parameters; `contract.rs` turns them into SPEC §1's exact
 //! answer, the same way for all. A new algorithm is a new file here with a `ClipKernel` impl and
 //! a row in [`Algorithm`]; the shared tests then run it through the whole differential suite.
@@ -20,6 +23,7 @@ pub(crate) mod auto;
 mod cohen_sutherland;
 mod hybrid;
 mod liang_barsky;
+mod naive;
 mod sector_lut;
 pub(crate) mod simd_slab;
 pub(crate) mod slab;
@@ -28,11 +32,12 @@ pub use auto::{auto_rule, HYBRID_SHARE, PARALLEL_MIN};
 pub use cohen_sutherland::CohenSutherland;
 pub use hybrid::Hybrid;
 pub use liang_barsky::LiangBarsky;
+pub use naive::NaiveSlab;
 pub use sector_lut::{SectorLut, SECTOR_TABLE};
 pub use simd_slab::SimdSlab;
 pub use slab::SlabScalar;
 
-use crate::buffers::{ClipOutput, ClipResults, SegmentSource, Segments};
+use crate::buffers::{ClipOutput, ClipResults, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect, Segment};
 use crate::real::Real;
@@ -260,26 +265,7 @@ impl Algorithm {
         input: &S,
         segments: bool,
     ) -> ClipResults<F> {
-        let n = input.len();
-        let mut t_entry = vec![F::NAN; n];
-        let mut t_exit = vec![F::NAN; n];
-        let mut class = vec![0u8; n];
-        let mut segs = segments.then(|| Segments::nan(n));
-        let mut out = ClipOutput {
-            t_entry: Some(&mut t_entry),
-            t_exit: Some(&mut t_exit),
-            class: Some(&mut class),
-            segments: segs.as_mut().map(|s| s.as_mut()),
-        };
-        // Every buffer was made `n` long just above, so the length check cannot fail.
-        self.clip(rect, input, &mut out)
-            .expect("buffers sized to the input");
-        ClipResults {
-            t_entry,
-            t_exit,
-            class,
-            segments: segs,
-        }
+        ClipResults::filled(input.len(), segments, |out| self.clip(rect, input, out))
     }
 }
 

@@ -4,15 +4,16 @@
 //! rows `0, k, 2k, …` with `k` the smallest **odd** stride that keeps at most `--check` rows (odd,
 //! so the rows fall on every lane position of every SIMD width). Those rows are clipped again
 //! as one small batch with every output, each result is checked against
-//! [`Exact::verify_clipped`] (SPEC §1: 6 ulps, exact 0 and 1 and far ends, the class, the clipped segment),
+//! [`Exact::verify_clipped`] (SPEC §1: 6 ulps, exact 0 and 1 and far ends, the class, the
+//! clipped segment),
 //! and the row the timed run wrote for the same segment must hold the same bits, so the bits
 //! checked are the bits timed.
 
 use rayon::prelude::*;
 use slabclip::reference::{exact, Exact};
-use slabclip::{Algorithm, Class, Real, Rect, SegmentSource, Segments, SegmentsRef};
+use slabclip::{Class, Real, Rect, SegmentSource, Segments, SegmentsRef};
 
-use super::measure::{Emit, Outputs};
+use super::measure::{Emit, Outputs, Subject};
 
 /// The subsample and its exact answers, computed once for all algorithms.
 pub struct Sample<F> {
@@ -64,15 +65,19 @@ pub struct Verdict {
     pub first: Option<String>,
 }
 
-/// Checks `alg` on the sample, and the timed outputs `timed` at the sampled rows.
+/// Checks `subject` (an algorithm, or the naive baseline) on the sample, and the timed
+/// outputs `timed` at the sampled rows.
 pub fn check<F: Real>(
-    alg: Algorithm,
+    subject: Subject,
     rect: &Rect<F>,
     sample: &Sample<F>,
     emit: Emit,
     timed: &Outputs<F>,
 ) -> Verdict {
-    let full = alg.clip_to_vec(rect, &sample.segments, true);
+    let full = subject
+        .clip_to_vec(rect, &sample.segments)
+        .expect("only clips are checked");
+    let name = subject.name();
     let clipped = full.segments.as_ref().expect("asked for segments");
     let problems: Vec<String> = (0..sample.len())
         .into_par_iter()
@@ -97,7 +102,7 @@ pub fn check<F: Real>(
             });
             verdict
                 .err()
-                .map(|rule| format!("{alg} broke '{rule}' at row {row}: {seg:?}"))
+                .map(|rule| format!("{name} broke '{rule}' at row {row}: {seg:?}"))
         })
         .collect();
     Verdict {

@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 
 use bytemuck::Pod;
 use rayon::prelude::*;
-use slabclip::{Algorithm, ClipOutput, Real, Rect, SegmentSource, SegmentsMut, SegmentsRef};
+use slabclip::kernels::NaiveSlab;
+use slabclip::{
+    Algorithm, ClipOutput, Real, Rect, SegmentSource, Segments, SegmentsMut, SegmentsRef,
+};
 
 pub use crate::cli::args::Emit;
 
@@ -15,10 +18,37 @@ pub use crate::cli::args::Emit;
 pub enum Subject {
     /// Clip with this algorithm.
     Clip(Algorithm),
+    /// Clip with [`NaiveSlab`], the baseline outside the contract.
+    Naive,
     /// Read every input byte, write every output byte, no arithmetic to speak of.
     Ceiling(Stores),
     /// Read every input byte, write nothing.
     ReadOnly,
+}
+
+impl Subject {
+    /// The row's name: the algorithm's, or which baseline.
+    pub fn name(self) -> &'static str {
+        match self {
+            Subject::Clip(a) => a.name(),
+            Subject::Naive => NaiveSlab::NAME,
+            Subject::Ceiling(stores) => stores.label(),
+            Subject::ReadOnly => "read-only pass",
+        }
+    }
+
+    /// Every output of `input` (clipped segments too) from this subject, when it clips.
+    pub fn clip_to_vec<F: Real>(
+        self,
+        rect: &Rect<F>,
+        input: &Segments<F>,
+    ) -> Option<slabclip::ClipResults<F>> {
+        match self {
+            Subject::Clip(a) => Some(a.clip_to_vec(rect, input, true)),
+            Subject::Naive => Some(NaiveSlab::clip_to_vec(rect, input, true)),
+            Subject::Ceiling(_) | Subject::ReadOnly => None,
+        }
+    }
 }
 
 /// How the memory ceiling writes.
@@ -168,6 +198,15 @@ pub struct Runner<'a, F> {
 /// Pieces per thread when a batch is split: a few, so a slow thread does not hold up the rest.
 const PIECES_PER_THREAD: usize = 4;
 
+/// How one subject was timed: `passes` passes over the batch per sample, and per sample the
+/// time of one pass (the sample's time over `passes`).
+pub struct Timing {
+    /// Passes per sample, calibrated so that a sample lasts at least `--sample-ms`.
+    pub passes: usize,
+    /// One entry per sample (`--repeat` of them): seconds per pass.
+    pub per_pass: Vec<Duration>,
+}
+
 impl<'a, F: Real> Runner<'a, F> {
     /// A runner over `input` with a pool of `threads` threads.
     pub fn new(rect: Rect<F>, input: SegmentsRef<'a, F>, threads: usize) -> Result<Self, String> {
@@ -183,52 +222,111 @@ impl<'a, F: Real> Runner<'a, F> {
         })
     }
 
-    /// Rows per piece: the whole batch on one thread, else a multiple of 64 rows (whole SIMD
-    /// vectors and cache lines) giving each thread a few pieces.
-    fn chunk(&self) -> usize {
+    /// Rows per piece for `subject`: the whole batch on one thread and for `auto` (which splits
+    /// it itself), else a multiple of 64 rows (whole SIMD vectors and cache lines) giving each
+    /// thread a few pieces.
+    fn chunk(&self, subject: Subject) -> usize {
         let n = self.input.len();
-        if self.threads == 1 {
+        if self.threads == 1 || subject == Subject::Clip(Algorithm::Auto) {
             return n.max(1);
         }
         n.div_ceil(self.threads * PIECES_PER_THREAD)
             .next_multiple_of(64)
     }
 
-    /// Runs `subject` once over the whole batch into `out`, and returns how long it took.
+    /// Runs `subject` once over the whole batch into `out`, untimed (in the pool).
+    pub fn run(&self, subject: Subject, out: &mut Outputs<F>) {
+        self.pool.install(|| self.passes(subject, out, 1));
+    }
+
+    /// Times every subject: first the passes per sample of each (see `calibrate`), then
+    /// `repeat` rounds, each taking
+    /// one sample of every subject in turn, so that a slow spell of a busy machine hits all
+    /// alike.
     ///
-    /// With one thread every subject gets the whole batch in one call. With more, the batch is
-    /// cut into pieces that the pool's threads share, for every subject but `auto`, which gets
-    /// the whole batch in the pool and splits it itself.
-    pub fn run(&self, subject: Subject, out: &mut Outputs<F>) -> Duration {
-        let chunk = if subject == Subject::Clip(Algorithm::Auto) {
-            self.input.len().max(1)
-        } else {
-            self.chunk()
-        };
+    /// Everything runs inside the pool, entered once: a pass pays for no hand-off to the pool
+    /// (with one thread, for none at all), and the timer is read twice per sample, not per pass,
+    /// so a small batch in the caches is timed at the speed of its loop.
+    pub fn time(
+        &self,
+        subjects: &[Subject],
+        out: &mut Outputs<F>,
+        repeat: usize,
+        sample: Duration,
+    ) -> Vec<Timing> {
+        self.pool.install(|| {
+            let mut timings: Vec<Timing> = subjects
+                .iter()
+                .map(|&s| Timing {
+                    passes: self.calibrate(s, out, sample),
+                    per_pass: Vec::with_capacity(repeat),
+                })
+                .collect();
+            for _ in 0..repeat {
+                for (&s, t) in subjects.iter().zip(&mut timings) {
+                    let took = self.passes(s, out, t.passes);
+                    t.per_pass.push(took.div_f64(t.passes as f64));
+                }
+            }
+            timings
+        })
+    }
+
+    /// Passes per sample for `subject` so that a sample lasts at least `sample` (one at least):
+    /// doubling the passes until they take an eighth of it, then scaled from the fastest of
+    /// three such trials (a busy machine only ever adds time, so the fastest is the loop's own).
+    /// A batch whose first two passes each last `sample` gets one pass, without more trials.
+    fn calibrate(&self, subject: Subject, out: &mut Outputs<F>, sample: Duration) -> usize {
+        let mut k = 1usize;
+        let mut took = self.passes(subject, out, k);
+        if took >= sample {
+            took = self.passes(subject, out, k);
+            if took >= sample {
+                return 1;
+            }
+        }
+        while k < 1 << 30 && took < sample / 8 {
+            k *= 2;
+            took = self.passes(subject, out, k);
+        }
+        let fastest = (0..2)
+            .map(|_| self.passes(subject, out, k))
+            .fold(took, Duration::min);
+        let scaled = sample.as_secs_f64() / fastest.as_secs_f64().max(1e-9) * k as f64;
+        (scaled.ceil() as usize).clamp(1, 1 << 30)
+    }
+
+    /// Runs `subject` `k` times over the whole batch into `out` and returns how long the `k`
+    /// passes took together. Call it inside the pool: with more than one thread the pieces go
+    /// to the current pool's threads, and `auto` splits across it.
+    fn passes(&self, subject: Subject, out: &mut Outputs<F>, k: usize) -> Duration {
         let rect = self.rect;
+        let chunk = self.chunk(subject);
         let pieces = split(self.input, chunk);
         let mut views = out.views(chunk);
+        let work = |(s, o): (&SegmentsRef<'_, F>, &mut ClipOutput<'_, F>)| match subject {
+            Subject::Clip(alg) => alg
+                .clip(&rect, s, o)
+                .expect("output pieces match input pieces"),
+            Subject::Naive => {
+                NaiveSlab::clip(&rect, s, o).expect("output pieces match input pieces")
+            }
+            Subject::Ceiling(Stores::Plain) => ceiling(s, o),
+            Subject::Ceiling(Stores::Streaming) => ceiling_streaming(s, o),
+            Subject::ReadOnly => {
+                std::hint::black_box(read_only(s));
+            }
+        };
         let start = Instant::now();
-        self.pool.install(|| {
-            let work = |(s, o): (&SegmentsRef<'_, F>, &mut ClipOutput<'_, F>)| match subject {
-                Subject::Clip(alg) => alg
-                    .clip(&rect, s, o)
-                    .expect("output pieces match input pieces"),
-                Subject::Ceiling(Stores::Plain) => ceiling(s, o),
-                Subject::Ceiling(Stores::Streaming) => ceiling_streaming(s, o),
-                Subject::ReadOnly => {
-                    std::hint::black_box(read_only(s));
-                }
-            };
+        for _ in 0..k {
             if pieces.len() == 1 {
                 work((&pieces[0], &mut views[0]));
             } else {
                 pieces.par_iter().zip(views.par_iter_mut()).for_each(work);
             }
-        });
-        let took = start.elapsed();
-        std::hint::black_box(&mut views);
-        took
+            std::hint::black_box(&mut views);
+        }
+        start.elapsed()
     }
 }
 
@@ -444,6 +542,8 @@ mod tests {
             let one = Runner::new(w.rect, w.segments.as_ref(), 1).unwrap();
             let mut want = Outputs::new(emit, 10_007);
             one.run(Subject::Clip(Algorithm::SlabScalar), &mut want);
+            let mut naive_one = Outputs::new(emit, 10_007);
+            one.run(Subject::Naive, &mut naive_one);
             let mut ceiling_one = Outputs::new(emit, 10_007);
             one.run(Subject::Ceiling(Stores::Plain), &mut ceiling_one);
             let mut streamed = Outputs::new(emit, 10_007);
@@ -460,6 +560,9 @@ mod tests {
                     r.run(Subject::Clip(alg), &mut got);
                     assert_eq!(got.differences(&want), 0, "{emit:?} {alg} {threads}");
                 }
+                let mut naive = Outputs::new(emit, 10_007);
+                r.run(Subject::Naive, &mut naive);
+                assert_eq!(naive.differences(&naive_one), 0, "{emit:?} {threads}");
                 for stores in Stores::ALL {
                     let mut c = Outputs::new(emit, 10_007);
                     r.run(Subject::Ceiling(stores), &mut c);
@@ -501,6 +604,43 @@ mod tests {
                 assert!((a..b).all(|i| dst[i] == src[i] ^ key[i]));
             }
         }
+    }
+
+    #[test]
+    fn a_sample_of_a_small_batch_runs_many_passes_and_reports_one() {
+        let w = Dist::Mixed.generate::<f32>(256, 3);
+        let subjects = [
+            Subject::Clip(Algorithm::LiangBarsky),
+            Subject::Naive,
+            Subject::Ceiling(Stores::Plain),
+        ];
+        for threads in [1, 2] {
+            let r = Runner::new(w.rect, w.segments.as_ref(), threads).unwrap();
+            let mut out = Outputs::new(Emit::T, 256);
+            let sample = Duration::from_millis(4);
+            let timings = r.time(&subjects, &mut out, 3, sample);
+            assert_eq!(timings.len(), 3);
+            for (s, t) in subjects.iter().zip(&timings) {
+                // A pass over 256 segments takes microseconds: a sample needs many.
+                assert!(t.passes > 10, "{s:?} {threads}: {} passes", t.passes);
+                assert_eq!(t.per_pass.len(), 3);
+                for &p in &t.per_pass {
+                    // One pass, not the sample: well under the sample's time.
+                    assert!(p > Duration::ZERO && p * 4 < sample, "{s:?} {p:?}");
+                }
+            }
+        }
+        // A batch whose one pass outlasts the sample gets one pass per sample.
+        let big = Dist::Mixed.generate::<f32>(1 << 16, 3);
+        let r = Runner::new(big.rect, big.segments.as_ref(), 1).unwrap();
+        let mut out = Outputs::new(Emit::T, 1 << 16);
+        let t = r.time(
+            &[Subject::Clip(Algorithm::LiangBarsky)],
+            &mut out,
+            1,
+            Duration::from_nanos(1),
+        );
+        assert_eq!(t[0].passes, 1);
     }
 
     #[test]

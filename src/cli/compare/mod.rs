@@ -4,11 +4,14 @@
 //! Per workload (a generated `--dist`, or `--input FILE`):
 //! 1. The input is made structure-of-arrays once; output buffers for the `--emit` mode are
 //!    allocated and touched once. Nothing below is timed but step 3.
-//! 2. Every algorithm of [`Algorithm::ALL`], and `auto`, runs once: its output is compared bit
-//!    for bit with `liang-barsky`'s on the whole batch, and a subsample is checked against the
-//!    exact reference (`check.rs`).
-//! 3. `--repeat` rounds, each running every algorithm, then the memory ceiling and (for
-//!    `--emit class`) the read-only pass, once, in that order; a row reports its median.
+//! 2. Every algorithm of [`Algorithm::ALL`], `auto` and the `naive-slab` baseline (outside the
+//!    contract: [`slabclip::kernels::NaiveSlab`]) run once: the output is compared bit for bit
+//!    with `liang-barsky`'s on the whole batch, and a subsample is checked against the exact
+//!    reference (`check.rs`). The naive row's mismatches are shown, and do not fail the run.
+//! 3. Inside the thread pool, entered once: each row's passes per sample are calibrated so that
+//!    a sample lasts `--sample-ms`; then `--repeat` rounds, each taking one sample of every
+//!    algorithm, the baseline, the memory ceiling and (for `--emit class`) the read-only pass,
+//!    in that order. A sample's time over its passes is one pass; a row reports the median.
 //!
 //! The memory ceiling reads the same input bytes and writes the same output bytes as the mode,
 //! with no arithmetic to speak of (`measure.rs`): the speed no clip kernel can beat. It is
@@ -25,6 +28,7 @@ mod report;
 mod svg;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 use slabclip::io::{self, Batch};
@@ -38,12 +42,14 @@ use report::{Kind, Report, Row, WorkloadReport};
 /// Arguments of `slabclip compare`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Rows: every algorithm, auto, the memory ceiling (a plain read of the input bytes and write of the \
+Rows: every algorithm, auto, naive-slab (a baseline outside the contract: the textbook slab with \
+no exactness, to show what exactness costs and buys; its mismatches do not fail the run), the \
+memory ceiling (a plain read of the input bytes and write of the \
 output bytes of --emit, with plain and with streaming stores) and, for --emit class, a read-only \
 pass. Columns: median Mseg/s, ns per \
 segment, speed-up over liang-barsky in the same run, percent of the ceiling (the faster of the two), rows of the --check \
 subsample that break the contract against the exact reference, and rows of the whole batch whose \
-output bits differ from liang-barsky's (allowed within 2 ulps).
+output bits differ from liang-barsky's (allowed within SPEC §1's ulps).
 Exit status: 0, or 1 when a row broke the contract (after the table, --json and --svg are written).")]
 pub struct CompareArgs {
     /// Workloads to generate, comma-separated, or `all`.
@@ -73,10 +79,19 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value_t = Emit::T)]
     emit: Emit,
 
-    /// Timed runs per row; the median is reported.
-    #[arg(long, value_name = "R", default_value_t = 5,
+    /// Timed samples per row; the median is reported.
+    #[arg(long, value_name = "R", default_value_t = 11,
           value_parser = clap::value_parser!(u16).range(1..))]
     repeat: u16,
+
+    /// Each sample runs as many passes over the batch as take at least this long (calibrated
+    /// per row), and reports the time of one pass: small batches are timed at the speed of
+    /// their loop, not of the timer and the thread pool around it. Short samples, many of
+    /// them, suit a busy machine: most fit between the other processes' turns, and the median
+    /// is theirs.
+    #[arg(long, value_name = "MS", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=60_000))]
+    sample_ms: u32,
 
     /// At most this many rows per workload are checked against the exact reference (an odd
     /// stride through the batch); 0 checks none.
@@ -146,6 +161,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Error> {
         threads: args.threads as usize,
         emit: args.emit,
         repeat: args.repeat as usize,
+        sample_ms: args.sample_ms,
         check: args.check,
         workloads: Vec::new(),
     };
@@ -240,21 +256,26 @@ fn measure_workload<F: Real>(
         .collect();
     let baseline = Algorithm::LiangBarsky;
 
-    // Untimed: each algorithm once, compared with the baseline and checked on the sample.
+    // Untimed: each clip once, compared with the baseline and checked on the sample.
+    let clips: Vec<Subject> = algorithms
+        .iter()
+        .map(|&a| Subject::Clip(a))
+        .chain([Subject::Naive])
+        .collect();
     let sample = check::Sample::new(rect, &segments.as_ref(), args.check);
     let mut base = Outputs::<F>::new(emit, n);
     let mut scratch = Outputs::<F>::new(emit, n);
     runner.run(Subject::Clip(baseline), &mut base);
     let mut checks = Vec::new();
-    for &alg in &algorithms {
-        runner.run(Subject::Clip(alg), &mut scratch);
+    for &s in &clips {
+        runner.run(s, &mut scratch);
         let differ = scratch.differences(&base);
-        let verdict = check::check(alg, rect, &sample, emit, &scratch);
+        let verdict = check::check(s, rect, &sample, emit, &scratch);
         checks.push((differ, verdict));
     }
 
-    // Timed: rounds of every subject, so that a slow spell of a busy machine hits all alike.
-    let mut subjects: Vec<Subject> = algorithms.iter().map(|&a| Subject::Clip(a)).collect();
+    // Timed: the clips, then the ceilings and (class codes) the read-only pass.
+    let mut subjects = clips;
     // Class codes are 1 byte out per 16 in: the streaming variant writes them as the plain one
     // does (see `measure.rs`), so it gets no row of its own.
     let stores: &[Stores] = if emit == Emit::Class {
@@ -266,16 +287,12 @@ fn measure_workload<F: Real>(
     if emit == Emit::Class {
         subjects.push(Subject::ReadOnly);
     }
-    for &s in stores {
-        runner.run(Subject::Ceiling(s), &mut scratch); // warm the ceilings' code too
-    }
-    let mut times = vec![Vec::new(); subjects.len()];
-    for _ in 0..args.repeat {
-        for (s, t) in subjects.iter().zip(&mut times) {
-            t.push(runner.run(*s, &mut scratch));
-        }
-    }
-    let medians: Vec<f64> = times.iter().map(|t| median(t).as_secs_f64()).collect();
+    let sample_time = Duration::from_millis(args.sample_ms.into());
+    let timings = runner.time(&subjects, &mut scratch, args.repeat.into(), sample_time);
+    let medians: Vec<f64> = timings
+        .iter()
+        .map(|t| median(&t.per_pass).as_secs_f64())
+        .collect();
     let at = |s: Subject| medians[subjects.iter().position(|&x| x == s).expect("timed")];
     let base_t = at(Subject::Clip(baseline));
     let ceiling_t = stores
@@ -287,18 +304,20 @@ fn measure_workload<F: Real>(
     let rows = subjects
         .iter()
         .zip(&medians)
-        .zip(&times)
+        .zip(&timings)
         .enumerate()
-        .map(|(i, ((s, &t), all))| {
-            let (name, kind) = match s {
-                Subject::Clip(a) => (a.name().to_string(), Kind::Algorithm),
-                Subject::Ceiling(stores) => (stores.label().to_string(), Kind::MemoryCeiling),
-                Subject::ReadOnly => ("read-only pass".to_string(), Kind::ReadOnly),
+        .map(|(i, ((s, &t), timing))| {
+            let kind = match s {
+                Subject::Clip(_) => Kind::Algorithm,
+                Subject::Naive => Kind::NaiveBaseline,
+                Subject::Ceiling(_) => Kind::MemoryCeiling,
+                Subject::ReadOnly => Kind::ReadOnly,
             };
             let check = checks.get(i);
             Row {
-                name,
+                name: s.name().to_string(),
                 kind,
+                outside_contract: kind == Kind::NaiveBaseline,
                 mseg_per_s: n as f64 / t / 1e6,
                 ns_per_segment: t / n as f64 * 1e9,
                 speedup_vs_liang_barsky: base_t / t,
@@ -307,7 +326,8 @@ fn measure_workload<F: Real>(
                 reference_mismatches: check.map(|c| c.1.mismatches),
                 first_mismatch: check.and_then(|c| c.1.first.clone()),
                 differ_from_liang_barsky: check.map(|c| c.0),
-                times_s: all.iter().map(|d| d.as_secs_f64()).collect(),
+                passes_per_sample: timing.passes,
+                times_s: timing.per_pass.iter().map(|d| d.as_secs_f64()).collect(),
             }
         })
         .collect();
