@@ -216,6 +216,15 @@ impl<F: Real> Grid<F> {
             .expect("grid boundaries are finite and increasing")
     }
 
+    /// The clipped segment of `piece` (of segment `seg`): `P(t_entry) → P(t_exit)` with SPEC §1's
+    /// guarantees against its cell. An endpoint inside comes back bit for bit, an endpoint cut by
+    /// a grid line has exactly that line's boundary value as one coordinate, and every point lies
+    /// in the closed cell, so the pieces of a segment drawn end to end meet exactly.
+    pub fn piece_segment(&self, piece: &Piece<F>, seg: &Segment<F>) -> Segment<F> {
+        let cell = self.cell(piece.ix as usize, piece.iy as usize);
+        SlabScalar::clip_one(&cell, seg).segment(&cell, seg)
+    }
+
     /// Every piece of every segment of `input`, segment by segment, each segment's in order
     /// along it (see the [module docs](self)).
     ///
