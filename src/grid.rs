@@ -74,8 +74,29 @@ pub struct Grid<F> {
     xs: Vec<F>,
     ys: Vec<F>,
     /// `xs` and `ys` widened to `f64`, for the traversal's arithmetic.
-    xs64: Vec<f64>,
-    ys64: Vec<f64>,
+    xs64: Lines64,
+    ys64: Lines64,
+}
+
+/// One axis's boundaries in `f64`, and cells per unit length for a first guess of a cell.
+#[derive(Clone, Debug)]
+struct Lines64 {
+    v: Vec<f64>,
+    per_unit: f64,
+}
+
+impl Lines64 {
+    fn new<F: Real>(lines: &[F]) -> Self {
+        let v: Vec<f64> = lines.iter().map(|x| x.to_f64()).collect();
+        let n = v.len() - 1;
+        // Infinite extent (f64 bounds of opposite signs near the range's ends) gives 0: the
+        // guess is then cell 0 and the walk finds the cell, slowly but right.
+        let per_unit = n as f64 / (v[n] - v[0]);
+        Lines64 {
+            per_unit: if per_unit.is_finite() { per_unit } else { 0.0 },
+            v,
+        }
+    }
 }
 
 /// Which cells the points on grid lines belong to; see the [module docs](self).
@@ -178,8 +199,8 @@ impl<F: Real> Grid<F> {
         let ys = axis("ny", ny, rect.ymin(), rect.ymax())?;
         Ok(Grid {
             rect,
-            xs64: xs.iter().map(|v| v.to_f64()).collect(),
-            ys64: ys.iter().map(|v| v.to_f64()).collect(),
+            xs64: Lines64::new(&xs),
+            ys64: Lines64::new(&ys),
             xs,
             ys,
         })
@@ -330,9 +351,10 @@ impl<F: Real> Grid<F> {
                 lines_b: &self.xs64,
             }
         };
+        c.start(index, seg);
         sweep.run(t0, t1, pad, |ia, ib| {
             let (ix, iy) = if x_major { (ia, ib) } else { (ib, ia) };
-            c.push(self, index, seg, ix, iy);
+            c.push(ix, iy);
         });
     }
 }
@@ -348,8 +370,8 @@ const FLUSH: usize = 512;
 struct Sweep<'a> {
     a: (f64, f64),
     b: (f64, f64),
-    lines_a: &'a [f64],
-    lines_b: &'a [f64],
+    lines_a: &'a Lines64,
+    lines_b: &'a Lines64,
 }
 
 impl Sweep<'_> {
@@ -379,8 +401,8 @@ impl Sweep<'_> {
             last_cell(self.lines_a, amax + pad),
         );
         let mut column = |ia: usize| {
-            let lo = self.lines_a[ia].clamp(amin, amax);
-            let hi = self.lines_a[ia + 1].clamp(amin, amax);
+            let lo = self.lines_a.v[ia].clamp(amin, amax);
+            let hi = self.lines_a.v[ia + 1].clamp(amin, amax);
             let (u, v) = (b_at(lo), b_at(hi));
             let (bmin, bmax) = (u.min(v), u.max(v));
             let (r0, r1) = (
@@ -403,18 +425,18 @@ impl Sweep<'_> {
 
 /// A first guess at the cell holding `v` from the even spacing, clamped to the grid.
 #[inline(always)]
-fn guess(lines: &[f64], v: f64) -> usize {
-    let n = lines.len() - 1;
-    let (lo, hi) = (lines[0], lines[n]);
-    let g = ((v - lo) / (hi - lo) * n as f64) as isize; // saturating; NaN gives 0
+fn guess(lines: &Lines64, v: f64) -> usize {
+    let n = lines.v.len() - 1;
+    let g = ((v - lines.v[0]) * lines.per_unit) as isize; // saturating; NaN gives 0
     g.clamp(0, n as isize - 1) as usize
 }
 
 /// The first cell whose closed interval reaches up to `v` (`lines[i + 1] ≥ v`), or the last.
 #[inline(always)]
-fn first_cell(lines: &[f64], v: f64) -> usize {
+fn first_cell(axis: &Lines64, v: f64) -> usize {
+    let lines = &axis.v;
     let n = lines.len() - 1;
-    let mut i = guess(lines, v);
+    let mut i = guess(axis, v);
     while i > 0 && lines[i] >= v {
         i -= 1;
     }
@@ -426,9 +448,10 @@ fn first_cell(lines: &[f64], v: f64) -> usize {
 
 /// The last cell whose closed interval reaches down to `v` (`lines[i] ≤ v`), or the first.
 #[inline(always)]
-fn last_cell(lines: &[f64], v: f64) -> usize {
+fn last_cell(axis: &Lines64, v: f64) -> usize {
+    let lines = &axis.v;
     let n = lines.len() - 1;
-    let mut i = guess(lines, v);
+    let mut i = guess(axis, v);
     while i + 1 < n && lines[i + 1] <= v {
         i += 1;
     }
@@ -438,41 +461,30 @@ fn last_cell(lines: &[f64], v: f64) -> usize {
     i
 }
 
-/// Candidate (segment, cell) pairs as columns, ready to be loaded into vectors: the segment's
-/// coordinates and the cell's bounds per candidate.
+/// Candidate (segment, cell) pairs: each segment once, and the cells to clip it against.
 #[derive(Default)]
 struct Candidates<F> {
-    segment: Vec<usize>,
-    ix: Vec<u32>,
-    iy: Vec<u32>,
-    /// x0, y0, x1, y1, xmin, ymin, xmax, ymax.
-    cols: [Vec<F>; 8],
+    /// The segments with candidates: index in the batch, coordinates.
+    segs: Vec<(usize, Segment<F>)>,
+    /// (position in `segs`, ix, iy).
+    cells: Vec<(u32, u32, u32)>,
 }
 
 impl<F: Real> Candidates<F> {
     fn len(&self) -> usize {
-        self.segment.len()
+        self.cells.len()
     }
 
+    /// Starts the candidates of segment `index`.
     #[inline(always)]
-    fn push(&mut self, grid: &Grid<F>, index: usize, s: &Segment<F>, ix: u32, iy: u32) {
-        self.segment.push(index);
-        self.ix.push(ix);
-        self.iy.push(iy);
-        let (i, j) = (ix as usize, iy as usize);
-        let v = [
-            s.x0,
-            s.y0,
-            s.x1,
-            s.y1,
-            grid.xs[i],
-            grid.ys[j],
-            grid.xs[i + 1],
-            grid.ys[j + 1],
-        ];
-        for (col, v) in self.cols.iter_mut().zip(v) {
-            col.push(v);
-        }
+    fn start(&mut self, index: usize, s: &Segment<F>) {
+        self.segs.push((index, *s));
+    }
+
+    /// A candidate cell of the last segment started.
+    #[inline(always)]
+    fn push(&mut self, ix: u32, iy: u32) {
+        self.cells.push((self.segs.len() as u32 - 1, ix, iy));
     }
 
     /// Clips every candidate against its cell, `LANES` at a time with the crate's slab and
@@ -481,30 +493,45 @@ impl<F: Real> Candidates<F> {
     fn clip_into(&mut self, grid: &Grid<F>, options: &GridOptions, out: &mut Vec<Piece<F>>) {
         let n = self.len();
         if n == 0 {
+            self.segs.clear();
             return;
-        }
-        // Pad to whole vectors with copies of the last candidate (their answers are not read).
-        let full = n.div_ceil(F::LANES) * F::LANES;
-        for col in &mut self.cols {
-            let last = col[n - 1];
-            col.resize(full, last);
         }
         let start = out.len();
         let (mut te, mut tx, mut code) = ([F::ZERO; 16], [F::ZERO; 16], [0u8; 16]);
         let (nx, ny) = (grid.nx(), grid.ny());
-        for k in (0..full).step_by(F::LANES) {
-            let c = &self.cols;
+        let mut g = [[F::ZERO; 16]; 8];
+        for k in (0..n).step_by(F::LANES) {
+            // Gather the lanes (the last chunk padded with copies of the last candidate, whose
+            // answers are not read).
+            for l in 0..F::LANES {
+                let (si, ix, iy) = self.cells[(k + l).min(n - 1)];
+                let s = &self.segs[si as usize].1;
+                let (i, j) = (ix as usize, iy as usize);
+                let v = [
+                    s.x0,
+                    s.y0,
+                    s.x1,
+                    s.y1,
+                    grid.xs[i],
+                    grid.ys[j],
+                    grid.xs[i + 1],
+                    grid.ys[j + 1],
+                ];
+                for (col, v) in g.iter_mut().zip(v) {
+                    col[l] = v;
+                }
+            }
             let s = Segment {
-                x0: F::load(&c[0][k..]),
-                y0: F::load(&c[1][k..]),
-                x1: F::load(&c[2][k..]),
-                y1: F::load(&c[3][k..]),
+                x0: F::load(&g[0]),
+                y0: F::load(&g[1]),
+                x1: F::load(&g[2]),
+                y1: F::load(&g[3]),
             };
             let r = RectLanes {
-                xmin: F::load(&c[4][k..]),
-                ymin: F::load(&c[5][k..]),
-                xmax: F::load(&c[6][k..]),
-                ymax: F::load(&c[7][k..]),
+                xmin: F::load(&g[4]),
+                ymin: F::load(&g[5]),
+                xmax: F::load(&g[6]),
+                ymax: F::load(&g[7]),
             };
             let f = finish(&r, &s, slab_raw(&r, &s));
             let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
@@ -517,20 +544,22 @@ impl<F: Real> Candidates<F> {
                     5 if !options.touches => continue,
                     c => Class::from_code(c).unwrap_or(Class::Invalid),
                 };
-                let i = k + l;
-                let (ix, iy) = (self.ix[i] as usize, self.iy[i] as usize);
+                let (si, ix, iy) = self.cells[k + l];
+                let (segment, s) = self.segs[si as usize];
                 if options.lines == Lines::HalfOpen {
-                    // On an interior line x = xs[ix + 1] (dx == 0): the column to its right owns it.
-                    let on_right = c[0][i] == c[2][i] && c[0][i] == grid.xs[ix + 1] && ix + 1 < nx;
-                    let on_top = c[1][i] == c[3][i] && c[1][i] == grid.ys[iy + 1] && iy + 1 < ny;
-                    if on_right || on_top {
+                    // On an interior line x = xs[ix + 1] (dx == 0): the column to its right owns
+                    // it; likewise the row above a line y = ys[iy + 1].
+                    let (i, j) = (ix as usize, iy as usize);
+                    let right = s.x0 == s.x1 && s.x0 == grid.xs[i + 1] && i + 1 < nx;
+                    let top = s.y0 == s.y1 && s.y0 == grid.ys[j + 1] && j + 1 < ny;
+                    if right || top {
                         continue;
                     }
                 }
                 out.push(Piece {
-                    segment: self.segment[i],
-                    ix: self.ix[i],
-                    iy: self.iy[i],
+                    segment,
+                    ix,
+                    iy,
                     t_entry: te[l],
                     t_exit: tx[l],
                     class,
@@ -538,10 +567,8 @@ impl<F: Real> Candidates<F> {
             }
         }
         sort_along(&mut out[start..], nx);
-        self.segment.clear();
-        self.ix.clear();
-        self.iy.clear();
-        self.cols.iter_mut().for_each(Vec::clear);
+        self.segs.clear();
+        self.cells.clear();
     }
 }
 
