@@ -282,7 +282,12 @@ impl<F: Real> Grid<F> {
         out
     }
 
-    /// The pieces of segments `range` of `input`, on this thread, appended to `out`.
+    /// The pieces of segments `range` of `input`, on this thread, appended to `out` (with the
+    /// segments' indices in `input`).
+    ///
+    /// # Panics
+    ///
+    /// When `range` reaches beyond `input`.
     pub fn pieces_into<S: SegmentSource<F> + ?Sized>(
         &self,
         input: &S,
