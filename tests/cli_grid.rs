@@ -159,6 +159,25 @@ fn bad_grids_exit_with_a_message_and_write_nothing() {
             "cannot be used with",
         ),
         (vec!["--no-touches"], "out.npy", 2, "--grid"),
+        (
+            vec!["--grid", "0,0,1,1", "--cells", "4,4", "--emit", "class"],
+            "out.npz",
+            2,
+            "cannot be used with",
+        ),
+        (
+            vec![
+                "--grid",
+                "0,0,1,1",
+                "--cells",
+                "4,4",
+                "--algorithm",
+                "hybrid",
+            ],
+            "out.npz",
+            2,
+            "cannot be used with",
+        ),
         // Data errors: they depend on the input's dtype or on the output's name.
         (
             vec!["--grid", "0,0,0,1", "--cells", "4,4"],

@@ -18,7 +18,8 @@ pub struct GridArgs {
     /// writes every piece of every segment in the cells it passes through, as an .npz of the
     /// columns segment, ix, iy, t_entry, t_exit, class.
     #[arg(long, value_name = "XMIN,YMIN,XMAX,YMAX", allow_hyphen_values = true,
-          value_parser = parse_bounds, requires = "cells", conflicts_with = "rect")]
+          value_parser = parse_bounds, requires = "cells",
+          conflicts_with_all = ["rect", "emit", "algorithm"])]
     pub grid: Option<[f64; 4]>,
 
     /// Cells of the --grid along x and y.
