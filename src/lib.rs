@@ -90,6 +90,7 @@ pub mod buffers;
 pub mod cast;
 pub mod error;
 pub mod geom;
+pub mod grid;
 pub mod io;
 pub mod kernels;
 pub mod real;
@@ -106,6 +107,7 @@ pub use buffers::{
 pub use cast::{ConvexPolygon, InsideMode, Ray, Rays, RaysRef, NO_HIT};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
+pub use grid::{Grid, GridOptions, Lines, Piece};
 pub use kernels::{
     Algorithm, Clip, ClipKernel, CohenSutherland, Hybrid, LiangBarsky, SectorLut, SimdSlab,
     SlabScalar, PARALLEL_MIN,

@@ -13,6 +13,7 @@
 //! | `edge-grazing` | endpoints exactly on edges and corners, segments along edges, diagonals that only touch a corner, segments leaving from the boundary | every segment has an end on the boundary, lies on an edge line, or only touches |
 //! | `axis-parallel` | horizontal or vertical, half of them exactly on an edge line | `dx == 0` or `dy == 0` everywhere |
 //! | `random-walk` | [`WALKERS`] particles taking persistent random steps (about 0.02 long) in `[-1, 2]²`, reflected at its border; 2 % never move; one segment per particle per step, step-major (all particles' step 0, then step 1, …) | chained: segment `i + WALKERS` starts where `i` ends |
+//! | `tracks` | particle tracks for a 1000 × 1000 grid over the unit square: 100 to 1000 persistent random steps each (about 0.004 long, so four cells), starting anywhere in `[-0.05, 1.05]²` and reflected at its border, so a few leave and re-enter the grid; track-major (each track's steps in a row) | chained within a track; ≥ 75 % have both ends in the unit square |
 //! | `road-like` | polylines of 50 to 500 pieces 0.002 to 0.03 long, heading along an axis (30 % of pieces exactly, the rest within ±3°), turning by 90° now and then; half of the pieces that cross a tile border line (`x` or `y` equal to 0 or 1) end exactly on it, as tiled map data does | ≥ 80 % near-axis pieces; chained within a road |
 //!
 //! **Reproducible.** The generator is [`SplitMix64`] seeded with the seed, and every coordinate
@@ -92,6 +93,8 @@ pub enum Dist {
     RandomWalk,
     /// Long near-axis polylines crossing tile borders, as map data does.
     RoadLike,
+    /// Particle tracks across a 1000 × 1000 grid over the unit square (`slabclip::grid`).
+    Tracks,
 }
 
 /// How many particles `random-walk` moves (fewer when `n` is smaller).
@@ -99,7 +102,7 @@ pub const WALKERS: usize = 1000;
 
 impl Dist {
     /// Every workload, in the order reports list them.
-    pub const ALL: [Dist; 7] = [
+    pub const ALL: [Dist; 8] = [
         Dist::Mixed,
         Dist::MostlyInside,
         Dist::MostlyOutside,
@@ -107,6 +110,7 @@ impl Dist {
         Dist::AxisParallel,
         Dist::RandomWalk,
         Dist::RoadLike,
+        Dist::Tracks,
     ];
 
     /// The name used on the command line (`--dist`) and in reports.
@@ -119,6 +123,7 @@ impl Dist {
             Dist::AxisParallel => "axis-parallel",
             Dist::RandomWalk => "random-walk",
             Dist::RoadLike => "road-like",
+            Dist::Tracks => "tracks",
         }
     }
 
@@ -163,6 +168,7 @@ impl Dist {
                 Dist::AxisParallel => (0..n).for_each(|i| put(i, axis_parallel(&mut rng))),
                 Dist::RandomWalk => random_walk(&mut rng, n, &mut put),
                 Dist::RoadLike => road_like(&mut rng, n, &mut put),
+                Dist::Tracks => tracks(&mut rng, n, &mut put),
             }
         }
         Workload {
@@ -488,6 +494,39 @@ fn road_like(rng: &mut SplitMix64, n: usize, put: &mut impl FnMut(usize, [f64; 4
     }
 }
 
+/// `tracks`: see the module docs. Velocities change a little every step (no trigonometry, so the
+/// same bits on every machine), positions reflect at the border of `[-0.05, 1.05]²`.
+fn tracks(rng: &mut SplitMix64, n: usize, put: &mut impl FnMut(usize, [f64; 4])) {
+    const LO: f64 = -0.05;
+    const HI: f64 = 1.05;
+    let reflect = |x: &mut f64, v: &mut f64| {
+        if *x < LO {
+            *x = 2.0 * LO - *x;
+            *v = -*v;
+        } else if *x > HI {
+            *x = 2.0 * HI - *x;
+            *v = -*v;
+        }
+    };
+    let mut i = 0;
+    while i < n {
+        let mut p = [rng.range(LO, HI), rng.range(LO, HI)];
+        let mut v = [rng.range(-0.004, 0.004), rng.range(-0.004, 0.004)];
+        let steps = 100 + rng.below(901) as usize;
+        for _ in 0..steps.min(n - i) {
+            for v in &mut v {
+                *v = (0.97 * *v + rng.range(-0.0013, 0.0013)).clamp(-0.008, 0.008);
+            }
+            let mut q = [p[0] + v[0], p[1] + v[1]];
+            reflect(&mut q[0], &mut v[0]);
+            reflect(&mut q[1], &mut v[1]);
+            put(i, seg(p, q));
+            p = q;
+            i += 1;
+        }
+    }
+}
+
 /// Where `p → q` first crosses a tile border line (`x` or `y` equal to 0 or 1), that point, with
 /// the crossed coordinate set exactly; else `q`.
 fn snap_to_border(p: P, q: P) -> P {
@@ -668,6 +707,30 @@ mod tests {
         assert!((0.05..0.5).contains(&inside), "{inside} inside");
         assert!(s[Class::Enters as usize] > 0.001 && s[Class::Exits as usize] > 0.001);
         assert!(s[Class::Outside as usize] > 0.4);
+    }
+
+    #[test]
+    fn tracks_are_chained_and_mostly_in_the_unit_square() {
+        let w = Dist::Tracks.generate::<f64>(N, 2);
+        let (mut chained, mut length) = (0, 0.0);
+        for i in 0..N {
+            let s = w.segments.segment(i);
+            length += ((s.x1 - s.x0).powi(2) + (s.y1 - s.y0).powi(2)).sqrt();
+            if i + 1 < N {
+                let t = w.segments.segment(i + 1);
+                chained += ((s.x1, s.y1) == (t.x0, t.y0)) as usize;
+            }
+        }
+        assert!(chained > N * 99 / 100, "{chained} chained");
+        let mean = length / N as f64;
+        assert!((0.002..0.006).contains(&mean), "mean step {mean}");
+        let s = shares(&w);
+        assert!(
+            s[Class::Inside as usize] > 0.75,
+            "{} inside",
+            s[Class::Inside as usize]
+        );
+        assert!(s[Class::Enters as usize] > 0.0 && s[Class::Exits as usize] > 0.0);
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub fn run(args: &CastArgs) -> Result<(), Error> {
 }
 
 /// A column of `F` as an `.npz` column of its dtype.
-fn col<F: Real>(v: &[F]) -> Column<'_> {
+pub(super) fn col<F: Real>(v: &[F]) -> Column<'_> {
     match (bytemuck::try_cast_slice(v), bytemuck::try_cast_slice(v)) {
         (Ok(s), _) if F::DTYPE == "float32" => Column::F32(s),
         (_, Ok(d)) => Column::F64(d),

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 use super::args::{parse_bounds, Emit};
+use super::clip_grid::{self, GridArgs};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slabclip::io::{self, ClipSettings, Dtype, Input, Progress};
@@ -20,8 +21,12 @@ use slabclip::{Algorithm, Error, Real, Rect};
 pub struct ClipArgs {
     /// The closed rectangle XMIN,YMIN,XMAX,YMAX (zero width or height allowed). Parsed as
     /// float64, then rounded to the input's dtype.
-    #[arg(long, value_name = "XMIN,YMIN,XMAX,YMAX", allow_hyphen_values = true, value_parser = parse_rect)]
-    rect: RectArg,
+    #[arg(long, value_name = "XMIN,YMIN,XMAX,YMAX", allow_hyphen_values = true, value_parser = parse_rect,
+          required_unless_present = "grid")]
+    rect: Option<RectArg>,
+
+    #[command(flatten)]
+    grid: GridArgs,
 
     /// The algorithm. All give the same answer; they differ only in speed.
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = algorithm_parser())]
@@ -44,8 +49,8 @@ pub struct ClipArgs {
     /// through a memory map in bounded memory, whatever its size.
     input: PathBuf,
 
-    /// Output .npy, written to a temporary file and renamed only when complete; must not be the
-    /// input.
+    /// Output .npy (.npz with --grid), written to a temporary file and renamed only when
+    /// complete; must not be the input.
     #[arg(short, long, value_name = "OUTPUT", value_parser = parse_output)]
     output: PathBuf,
 }
@@ -82,23 +87,23 @@ fn algorithm_parser() -> impl TypedValueParser<Value = Algorithm> {
     PossibleValuesParser::new(names).try_map(|name| Algorithm::from_name(&name))
 }
 
-/// `-o`: a path ending in `.npy` (any case); the one format written.
+/// `-o`: a path ending in `.npy` (any case), or `.npz` for `--grid`.
 fn parse_output(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
     match path.extension() {
-        Some(e) if e.eq_ignore_ascii_case("npy") => Ok(path),
-        _ => Err("the output is written as .npy; give it a name ending in .npy".into()),
+        Some(e) if e.eq_ignore_ascii_case("npy") || clip_grid::is_npz(&path) => Ok(path),
+        _ => Err(
+            "the output is written as .npy (.npz with --grid); give it a name ending in .npy"
+                .into(),
+        ),
     }
 }
 
 /// Runs `slabclip clip`. Nothing is written unless every row was read and clipped.
 pub fn run(args: &ClipArgs) -> Result<(), Error> {
-    // `clip_file` refuses an output that is the input or lies in a missing folder before any
-    // work.
-    let input = Input::open(&args.input)?;
-    let work = || match input.dtype() {
-        Dtype::F32 => clip_as::<f32>(args, &input),
-        Dtype::F64 => clip_as::<f64>(args, &input),
+    let work = || match &args.rect {
+        Some(rect) => clip_rect(args, rect),
+        None => clip_grid::run(&args.grid, &args.input, &args.output),
     };
     match args.threads {
         None => work(),
@@ -110,14 +115,31 @@ pub fn run(args: &ClipArgs) -> Result<(), Error> {
     }
 }
 
+/// The one-rect clip, streamed into an `.npy`.
+fn clip_rect(args: &ClipArgs, rect: &RectArg) -> Result<(), Error> {
+    if clip_grid::is_npz(&args.output) {
+        return Err(Error::file(
+            &args.output,
+            "--rect writes one .npy; give the output a name ending in .npy",
+        ));
+    }
+    // `clip_file` refuses an output that is the input or lies in a missing folder before any
+    // work.
+    let input = Input::open(&args.input)?;
+    match input.dtype() {
+        Dtype::F32 => clip_as::<f32>(args, rect, &input),
+        Dtype::F64 => clip_as::<f64>(args, rect, &input),
+    }
+}
+
 /// The clip in the input's own dtype `F`, with a progress bar.
-fn clip_as<F: Real>(args: &ClipArgs, input: &Input) -> Result<(), Error> {
-    let rect = args.rect.to_rect::<F>().map_err(|e| {
+fn clip_as<F: Real>(args: &ClipArgs, rect_arg: &RectArg, input: &Input) -> Result<(), Error> {
+    let rect = rect_arg.to_rect::<F>().map_err(|e| {
         Error::file(
             &args.input,
             format!(
                 "--rect {} does not fit {}, the input's dtype ({e})",
-                args.rect.text,
+                rect_arg.text,
                 F::DTYPE
             ),
         )

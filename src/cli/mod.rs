@@ -3,6 +3,7 @@
 mod args;
 mod cast;
 mod clip;
+mod clip_grid;
 mod compare;
 mod gen;
 mod info;

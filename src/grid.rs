@@ -1,0 +1,600 @@
+//! Segments through a regular grid of cells: the pieces each segment makes in the cells it
+//! passes through, in order along the segment, for binning trajectories or tiling map data.
+//!
+//! A [`Grid`] is a bounding rect and cell counts `nx × ny`. Its cell boundaries are **one shared
+//! list of floats per axis** ([`Grid::xs`], [`Grid::ys`]): cell `(ix, iy)` is the closed rect
+//! `[xs[ix], xs[ix+1]] × [ys[iy], ys[iy+1]]`, so neighbouring cells share the very same
+//! boundary value. The list is `xs[i] = xmin + (xmax − xmin)·i/nx`, computed in `f64` and rounded
+//! once to the grid's float type, with `xs[0] = xmin` and `xs[nx] = xmax` exactly (likewise `ys`);
+//! a grid whose rounded boundaries would not strictly increase is an error.
+//!
+//! # Watertight pieces
+//!
+//! Each [`Piece`] is, bit for bit, the SPEC §1 clip of the segment against that cell's rect:
+//! its `t_entry`, `t_exit` and class come from the crate's own clip (`slab_raw` and the shared
+//! finishing step of `kernels/contract.rs`, run on vectors of candidate cells), never from a
+//! copy of that arithmetic. A boundary parameter depends only on the boundary value and the
+//! segment, so where a segment crosses from one cell into the next, the first piece's `t_exit`
+//! and the next piece's `t_entry` are the same float: no gap and no overlap, also through grid
+//! vertices (where the two cells beside the vertex each get a `Touches` piece, unless
+//! [`GridOptions::touches`] is off).
+//!
+//! The traversal only decides *which* cells to clip, in the spirit of Amanatides and Woo: the
+//! segment is first clipped to the grid rect (a segment that misses it makes no piece); then it
+//! is swept along its major axis, column by column (or row by row), and in each column the rows
+//! its minor coordinate spans are listed, widened by a margin of 64 ulps of the coordinates'
+//! magnitude so that a cell the clip's rounding reaches is never skipped. Cells the widened sweep
+//! lists in excess are clipped and dropped (they are `Outside`). The cost therefore grows with the
+//! number of pieces, not with `nx × ny`.
+//!
+//! # Order
+//!
+//! A segment's pieces come in order along it: by `t_entry`, then `t_exit`; pieces with the same
+//! two parameters (the `Touches` pieces at a vertex, the two pieces of a segment lying on a grid
+//! line, a zero-length segment on a line) by cell index `iy·nx + ix`. Segments come in input
+//! order. The batch runs under rayon and gives the same list at any thread count.
+//!
+//! # Grid lines and vertices
+//!
+//! * [`Lines::Closed`] (the default): every cell is closed, as in SPEC §1. A segment lying
+//!   exactly on an interior grid line gets a piece in *both* cells beside it (same parameters),
+//!   and a zero-length segment on a vertex is `Inside` all four cells around it.
+//! * [`Lines::HalfOpen`], for binning: cells are `[xs[ix], xs[ix+1]) × [ys[iy], ys[iy+1])`,
+//!   closed at the grid's own `xmax`/`ymax`, so every point of the grid lies in exactly one cell.
+//!   A segment with `dx == 0` (±0) lying on an interior line `x = xs[k]` belongs only to the
+//!   column `k` to the right of it; likewise `dy == 0` on `y = ys[k]` only to row `k` above it.
+//!   So a segment along a grid line is counted once, and a zero-length segment (a point) is in
+//!   exactly one cell. Other pieces are as in `Closed` (pieces of positive length share only
+//!   their endpoints).
+//! * [`GridOptions::touches`]: keep (default) or drop the `Touches` pieces, which have
+//!   `t_entry == t_exit` and no length: a segment passing exactly through a vertex touches the
+//!   two cells beside it there, and a segment that starts or ends on a grid line and points away
+//!   from a cell touches that cell at its endpoint. Binning by length wants them dropped.
+//!
+//! Segments with a NaN or ±∞ coordinate make no pieces (they are `Invalid` against every cell).
+
+use rayon::prelude::*;
+
+use crate::buffers::SegmentSource;
+use crate::error::Error;
+use crate::geom::{Class, Rect, Segment};
+use crate::kernels::contract::{finish, RectLanes};
+use crate::kernels::slab::slab_raw;
+use crate::kernels::{ClipKernel, SlabScalar};
+use crate::real::{write_as, Lane, Real};
+
+/// The most cells a grid may have along one axis (2²⁴): beyond it the boundary lists alone would
+/// take hundreds of megabytes, and `f32` boundaries could no longer increase.
+pub const MAX_CELLS_PER_AXIS: usize = 1 << 24;
+
+/// A regular grid of `nx × ny` closed cells over a rect, with one shared boundary list per axis.
+#[derive(Clone, Debug)]
+pub struct Grid<F> {
+    rect: Rect<F>,
+    xs: Vec<F>,
+    ys: Vec<F>,
+    /// `xs` and `ys` widened to `f64`, for the traversal's arithmetic.
+    xs64: Lines64,
+    ys64: Lines64,
+}
+
+/// One axis's boundaries in `f64`, and cells per unit length for a first guess of a cell.
+#[derive(Clone, Debug)]
+struct Lines64 {
+    v: Vec<f64>,
+    per_unit: f64,
+}
+
+impl Lines64 {
+    fn new<F: Real>(lines: &[F]) -> Self {
+        let v: Vec<f64> = lines.iter().map(|x| x.to_f64()).collect();
+        let n = v.len() - 1;
+        // Infinite extent (f64 bounds of opposite signs near the range's ends) gives 0: the
+        // guess is then cell 0 and the walk finds the cell, slowly but right.
+        let per_unit = n as f64 / (v[n] - v[0]);
+        Lines64 {
+            per_unit: if per_unit.is_finite() { per_unit } else { 0.0 },
+            v,
+        }
+    }
+}
+
+/// Which cells the points on grid lines belong to; see the [module docs](self).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lines {
+    /// Closed cells: a point on an interior line is in the cells on both sides.
+    #[default]
+    Closed,
+    /// Half-open cells `[lo, hi)`, closed at the grid's upper bounds: every point in one cell.
+    HalfOpen,
+}
+
+/// How pieces on grid lines and at vertices are reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GridOptions {
+    /// Closed or half-open cells.
+    pub lines: Lines,
+    /// Keep the `Touches` pieces (single points on a cell's boundary).
+    pub touches: bool,
+}
+
+impl Default for GridOptions {
+    /// Closed cells, touches kept: exactly the non-empty clips against every cell.
+    fn default() -> Self {
+        GridOptions {
+            lines: Lines::Closed,
+            touches: true,
+        }
+    }
+}
+
+/// The part of segment `segment` in cell `(ix, iy)`: its clip against the cell's rect.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece<F> {
+    /// Index of the segment in the input batch.
+    pub segment: usize,
+    /// Column of the cell, `0..nx`.
+    pub ix: u32,
+    /// Row of the cell, `0..ny`.
+    pub iy: u32,
+    /// Where the segment enters the cell (`0` iff its start is in the closed cell).
+    pub t_entry: F,
+    /// Where it leaves (`1` iff its end is in the closed cell).
+    pub t_exit: F,
+    /// How it meets the cell: never `Outside` or `Invalid`.
+    pub class: Class,
+}
+
+/// The boundary list `lo + (hi − lo)·i/n` for `i = 0..=n`, ends exact; `None` unless strictly
+/// increasing.
+fn boundaries<F: Real>(lo: F, hi: F, n: usize) -> Option<Vec<F>> {
+    let (a, b) = (lo.to_f64(), hi.to_f64());
+    let w = b - a;
+    let v: Vec<F> = (0..=n)
+        .map(|i| match i {
+            0 => lo,
+            i if i == n => hi,
+            i => {
+                let s = i as f64 / n as f64;
+                // `w` overflows only for f64 bounds of opposite signs beyond half the range.
+                F::from_f64(if w.is_finite() {
+                    a + w * s
+                } else {
+                    a * (1.0 - s) + b * s
+                })
+            }
+        })
+        .collect();
+    v.windows(2).all(|p| p[0] < p[1]).then_some(v)
+}
+
+impl<F: Real> Grid<F> {
+    /// The grid of `nx × ny` cells over `rect`.
+    ///
+    /// Errors ([`Error::InvalidArgument`]) when a count is zero or above
+    /// [`MAX_CELLS_PER_AXIS`], when the rect has zero width or height, or when the cells are too
+    /// narrow for `F` (the rounded boundaries would not strictly increase).
+    pub fn new(rect: Rect<F>, nx: usize, ny: usize) -> Result<Self, Error> {
+        let axis = |name: &str, n: usize, lo: F, hi: F| -> Result<Vec<F>, Error> {
+            if n == 0 || n > MAX_CELLS_PER_AXIS {
+                return Err(Error::InvalidArgument(format!(
+                    "{name} = {n} cells: expected 1 to {MAX_CELLS_PER_AXIS}"
+                )));
+            }
+            if lo >= hi {
+                return Err(Error::InvalidArgument(format!(
+                    "the grid has no extent along {}: {lo} to {hi}",
+                    &name[1..]
+                )));
+            }
+            boundaries(lo, hi, n).ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "{name} = {n} cells between {lo} and {hi} are too narrow for {}: \
+                     their boundaries would not increase",
+                    F::DTYPE
+                ))
+            })
+        };
+        let xs = axis("nx", nx, rect.xmin(), rect.xmax())?;
+        let ys = axis("ny", ny, rect.ymin(), rect.ymax())?;
+        Ok(Grid {
+            rect,
+            xs64: Lines64::new(&xs),
+            ys64: Lines64::new(&ys),
+            xs,
+            ys,
+        })
+    }
+
+    /// The rect the grid covers.
+    pub fn rect(&self) -> &Rect<F> {
+        &self.rect
+    }
+
+    /// Cells along x.
+    pub fn nx(&self) -> usize {
+        self.xs.len() - 1
+    }
+
+    /// Cells along y.
+    pub fn ny(&self) -> usize {
+        self.ys.len() - 1
+    }
+
+    /// The `nx + 1` shared x boundaries, strictly increasing, from `xmin` to `xmax` exactly.
+    pub fn xs(&self) -> &[F] {
+        &self.xs
+    }
+
+    /// The `ny + 1` shared y boundaries.
+    pub fn ys(&self) -> &[F] {
+        &self.ys
+    }
+
+    /// The closed rect of cell `(ix, iy)`. Panics when the cell is not in the grid.
+    pub fn cell(&self, ix: usize, iy: usize) -> Rect<F> {
+        Rect::new(self.xs[ix], self.ys[iy], self.xs[ix + 1], self.ys[iy + 1])
+            .expect("grid boundaries are finite and increasing")
+    }
+
+    /// The clipped segment of `piece` (of segment `seg`): `P(t_entry) → P(t_exit)` with SPEC §1's
+    /// guarantees against its cell. An endpoint inside comes back bit for bit, an endpoint cut by
+    /// a grid line has exactly that line's boundary value as one coordinate, and every point lies
+    /// in the closed cell, so the pieces of a segment drawn end to end meet exactly.
+    pub fn piece_segment(&self, piece: &Piece<F>, seg: &Segment<F>) -> Segment<F> {
+        let cell = self.cell(piece.ix as usize, piece.iy as usize);
+        SlabScalar::clip_one(&cell, seg).segment(&cell, seg)
+    }
+
+    /// Every piece of every segment of `input`, segment by segment, each segment's in order
+    /// along it (see the [module docs](self)).
+    ///
+    /// Large batches are split into fixed blocks over rayon's current pool; the list is the same
+    /// at any thread count.
+    pub fn pieces<S: SegmentSource<F> + ?Sized>(
+        &self,
+        input: &S,
+        options: &GridOptions,
+    ) -> Vec<Piece<F>> {
+        let n = input.len();
+        if n <= BLOCK {
+            let mut out = Vec::new();
+            self.pieces_into(input, 0..n, options, &mut out);
+            return out;
+        }
+        let blocks: Vec<Vec<Piece<F>>> = (0..n.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let mut out = Vec::new();
+                self.pieces_into(
+                    input,
+                    b * BLOCK..((b + 1) * BLOCK).min(n),
+                    options,
+                    &mut out,
+                );
+                out
+            })
+            .collect();
+        let mut out = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
+        for b in blocks {
+            out.extend_from_slice(&b);
+        }
+        out
+    }
+
+    /// The pieces of segments `range` of `input`, on this thread, appended to `out` (with the
+    /// segments' indices in `input`).
+    ///
+    /// # Panics
+    ///
+    /// When `range` reaches beyond `input`.
+    pub fn pieces_into<S: SegmentSource<F> + ?Sized>(
+        &self,
+        input: &S,
+        range: core::ops::Range<usize>,
+        options: &GridOptions,
+        out: &mut Vec<Piece<F>>,
+    ) {
+        let mut c = Candidates::default();
+        for i in range {
+            let seg = input.segment(i);
+            self.candidates(i, &seg, &mut c);
+            if c.len() >= FLUSH {
+                c.clip_into(self, options, out);
+            }
+        }
+        c.clip_into(self, options, out);
+    }
+
+    /// The pieces of one segment (numbered `0`), in order along it.
+    pub fn segment_pieces(&self, seg: &Segment<F>, options: &GridOptions) -> Vec<Piece<F>> {
+        let mut c = Candidates::default();
+        let mut out = Vec::new();
+        self.candidates(0, seg, &mut c);
+        c.clip_into(self, options, &mut out);
+        out
+    }
+
+    /// Appends to `c` every cell the clip of `seg` can reach (a superset of its pieces' cells),
+    /// column by column along the major axis.
+    fn candidates(&self, index: usize, seg: &Segment<F>, c: &mut Candidates<F>) {
+        if !seg.is_finite() {
+            return;
+        }
+        let p = [seg.x0, seg.y0, seg.x1, seg.y1].map(Real::to_f64);
+        let r = &self.rect;
+        let (mut t0, mut t1) = (0.0, 1.0);
+        if !(r.contains(seg.x0, seg.y0) && r.contains(seg.x1, seg.y1)) {
+            let clip = SlabScalar::clip_one(r, seg);
+            if !clip.is_hit() {
+                return;
+            }
+            (t0, t1) = (clip.t_entry.to_f64(), clip.t_exit.to_f64());
+        }
+        // The margin: 64 ulps of F at the magnitude of the coordinates and the grid, far beyond
+        // the clip's rounding (6 ulps of t) and this sweep's own.
+        let eps = (F::ONE.next_up() - F::ONE).to_f64();
+        let scale = p
+            .iter()
+            .chain(&[r.xmin(), r.ymin(), r.xmax(), r.ymax()].map(Real::to_f64))
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        let pad = 64.0 * eps * scale;
+        let (dx, dy) = (p[2] - p[0], p[3] - p[1]);
+        let x_major = dx.abs() >= dy.abs();
+        let sweep = if x_major {
+            Sweep {
+                a: (p[0], p[2]),
+                b: (p[1], p[3]),
+                lines_a: &self.xs64,
+                lines_b: &self.ys64,
+            }
+        } else {
+            Sweep {
+                a: (p[1], p[3]),
+                b: (p[0], p[2]),
+                lines_a: &self.ys64,
+                lines_b: &self.xs64,
+            }
+        };
+        c.start(index, seg);
+        sweep.run(t0, t1, pad, |ia, ib| {
+            let (ix, iy) = if x_major { (ia, ib) } else { (ib, ia) };
+            c.push(ix, iy);
+        });
+    }
+}
+
+/// Segments per rayon block: the list does not depend on the thread count because blocks are
+/// fixed and concatenated in order.
+const BLOCK: usize = 4096;
+
+/// Candidate cells gathered before one vector clip pass.
+const FLUSH: usize = 512;
+
+/// A segment swept along its major axis `a` (the one it moves most along), `b` the other.
+struct Sweep<'a> {
+    a: (f64, f64),
+    b: (f64, f64),
+    lines_a: &'a Lines64,
+    lines_b: &'a Lines64,
+}
+
+impl Sweep<'_> {
+    /// Calls `visit(ia, ib)` for every cell within `pad` of the part `[t0, t1]` of the segment:
+    /// columns in the direction of travel, and in each column the rows in the direction of
+    /// travel.
+    #[inline(always)]
+    fn run(&self, t0: f64, t1: f64, pad: f64, mut visit: impl FnMut(u32, u32)) {
+        let (a0, a1) = self.a;
+        let (b0, b1) = self.b;
+        let (da, db) = (a1 - a0, b1 - b0);
+        let at = |t: f64, v0: f64, v1: f64, d: f64| {
+            if t == 0.0 {
+                v0
+            } else if t == 1.0 {
+                v1
+            } else {
+                v0 + t * d
+            }
+        };
+        let (s, e) = (at(t0, a0, a1, da), at(t1, a0, a1, da));
+        let (amin, amax) = (s.min(e), s.max(e));
+        let slope = if da == 0.0 { 0.0 } else { db / da };
+        let b_at = |a: f64| b0 + (a - a0) * slope;
+        let (first, last) = (
+            first_cell(self.lines_a, amin - pad),
+            last_cell(self.lines_a, amax + pad),
+        );
+        let mut column = |ia: usize| {
+            let lo = self.lines_a.v[ia].clamp(amin, amax);
+            let hi = self.lines_a.v[ia + 1].clamp(amin, amax);
+            let (u, v) = (b_at(lo), b_at(hi));
+            let (bmin, bmax) = (u.min(v), u.max(v));
+            let (r0, r1) = (
+                first_cell(self.lines_b, bmin - pad),
+                last_cell(self.lines_b, bmax + pad),
+            );
+            if db >= 0.0 {
+                (r0..=r1).for_each(|ib| visit(ia as u32, ib as u32));
+            } else {
+                (r0..=r1).rev().for_each(|ib| visit(ia as u32, ib as u32));
+            }
+        };
+        if da >= 0.0 {
+            (first..=last).for_each(&mut column);
+        } else {
+            (first..=last).rev().for_each(&mut column);
+        }
+    }
+}
+
+/// A first guess at the cell holding `v` from the even spacing, clamped to the grid.
+#[inline(always)]
+fn guess(lines: &Lines64, v: f64) -> usize {
+    let n = lines.v.len() - 1;
+    let g = ((v - lines.v[0]) * lines.per_unit) as isize; // saturating; NaN gives 0
+    g.clamp(0, n as isize - 1) as usize
+}
+
+/// The first cell whose closed interval reaches up to `v` (`lines[i + 1] ≥ v`), or the last.
+#[inline(always)]
+fn first_cell(axis: &Lines64, v: f64) -> usize {
+    let lines = &axis.v;
+    let n = lines.len() - 1;
+    let mut i = guess(axis, v);
+    while i > 0 && lines[i] >= v {
+        i -= 1;
+    }
+    while i + 1 < n && lines[i + 1] < v {
+        i += 1;
+    }
+    i
+}
+
+/// The last cell whose closed interval reaches down to `v` (`lines[i] ≤ v`), or the first.
+#[inline(always)]
+fn last_cell(axis: &Lines64, v: f64) -> usize {
+    let lines = &axis.v;
+    let n = lines.len() - 1;
+    let mut i = guess(axis, v);
+    while i + 1 < n && lines[i + 1] <= v {
+        i += 1;
+    }
+    while i > 0 && lines[i] > v {
+        i -= 1;
+    }
+    i
+}
+
+/// Candidate (segment, cell) pairs: each segment once, and the cells to clip it against.
+#[derive(Default)]
+struct Candidates<F> {
+    /// The segments with candidates: index in the batch, coordinates.
+    segs: Vec<(usize, Segment<F>)>,
+    /// (position in `segs`, ix, iy).
+    cells: Vec<(u32, u32, u32)>,
+}
+
+impl<F: Real> Candidates<F> {
+    fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Starts the candidates of segment `index`.
+    #[inline(always)]
+    fn start(&mut self, index: usize, s: &Segment<F>) {
+        self.segs.push((index, *s));
+    }
+
+    /// A candidate cell of the last segment started.
+    #[inline(always)]
+    fn push(&mut self, ix: u32, iy: u32) {
+        self.cells.push((self.segs.len() as u32 - 1, ix, iy));
+    }
+
+    /// Clips every candidate against its cell, `LANES` at a time with the crate's slab and
+    /// finishing step, appends the pieces the options keep to `out`, puts each segment's pieces
+    /// in order, and empties the list.
+    fn clip_into(&mut self, grid: &Grid<F>, options: &GridOptions, out: &mut Vec<Piece<F>>) {
+        let n = self.len();
+        if n == 0 {
+            self.segs.clear();
+            return;
+        }
+        let start = out.len();
+        let (mut te, mut tx, mut code) = ([F::ZERO; 16], [F::ZERO; 16], [0u8; 16]);
+        let (nx, ny) = (grid.nx(), grid.ny());
+        let mut g = [[F::ZERO; 16]; 8];
+        for k in (0..n).step_by(F::LANES) {
+            // Gather the lanes (the last chunk padded with copies of the last candidate, whose
+            // answers are not read).
+            for l in 0..F::LANES {
+                let (si, ix, iy) = self.cells[(k + l).min(n - 1)];
+                let s = &self.segs[si as usize].1;
+                let (i, j) = (ix as usize, iy as usize);
+                let v = [
+                    s.x0,
+                    s.y0,
+                    s.x1,
+                    s.y1,
+                    grid.xs[i],
+                    grid.ys[j],
+                    grid.xs[i + 1],
+                    grid.ys[j + 1],
+                ];
+                for (col, v) in g.iter_mut().zip(v) {
+                    col[l] = v;
+                }
+            }
+            let s = Segment {
+                x0: F::load(&g[0]),
+                y0: F::load(&g[1]),
+                x1: F::load(&g[2]),
+                y1: F::load(&g[3]),
+            };
+            let r = RectLanes {
+                xmin: F::load(&g[4]),
+                ymin: F::load(&g[5]),
+                xmax: F::load(&g[6]),
+                ymax: F::load(&g[7]),
+            };
+            let f = finish(&r, &s, slab_raw(&r, &s));
+            let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
+            f.t_entry.write(&mut te);
+            f.t_exit.write(&mut tx);
+            write_as(codes, &mut code, |v| v.to_bits_u64() as u8);
+            for l in 0..F::LANES.min(n - k) {
+                let class = match code[l] {
+                    0 | 255 => continue,
+                    5 if !options.touches => continue,
+                    c => Class::from_code(c).unwrap_or(Class::Invalid),
+                };
+                let (si, ix, iy) = self.cells[k + l];
+                let (segment, s) = self.segs[si as usize];
+                if options.lines == Lines::HalfOpen {
+                    // On an interior line x = xs[ix + 1] (dx == 0): the column to its right owns
+                    // it; likewise the row above a line y = ys[iy + 1].
+                    let (i, j) = (ix as usize, iy as usize);
+                    let right = s.x0 == s.x1 && s.x0 == grid.xs[i + 1] && i + 1 < nx;
+                    let top = s.y0 == s.y1 && s.y0 == grid.ys[j + 1] && j + 1 < ny;
+                    if right || top {
+                        continue;
+                    }
+                }
+                out.push(Piece {
+                    segment,
+                    ix,
+                    iy,
+                    t_entry: te[l],
+                    t_exit: tx[l],
+                    class,
+                });
+            }
+        }
+        sort_along(&mut out[start..], nx);
+        self.segs.clear();
+        self.cells.clear();
+    }
+}
+
+/// Insertion sort by (segment, t_entry, t_exit, cell index): linear on the sweep's output, which
+/// is in this order but for ties near vertices. (Pieces are hits, so their parameters are not NaN.)
+fn sort_along<F: Real>(p: &mut [Piece<F>], nx: usize) {
+    let key = |q: &Piece<F>| {
+        (
+            q.segment,
+            q.t_entry,
+            q.t_exit,
+            q.iy as usize * nx + q.ix as usize,
+        )
+    };
+    let less =
+        |a: &Piece<F>, b: &Piece<F>| key(a).partial_cmp(&key(b)) == Some(core::cmp::Ordering::Less);
+    for i in 1..p.len() {
+        let mut j = i;
+        while j > 0 && less(&p[j], &p[j - 1]) {
+            p.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}

@@ -1,0 +1,446 @@
+//! Grid traversal (`slabclip::grid`) against brute force: every segment clipped by every cell
+//! separately with the library's own one-segment clip, compared bit for bit, on random and on
+//! adversarial scenes (through vertices, along lines, endpoints on lines, leaving and entering
+//! the grid, zero length, NaN and ±∞, ±0.0), for both precisions and every option; the batch
+//! under 1, 2 and 3 threads; and the watertight property stated directly.
+
+use proptest::prelude::*;
+use slabclip::grid::{Grid, GridOptions, Lines, Piece};
+use slabclip::workload::SplitMix64;
+use slabclip::{Class, ClipKernel, Real, Rect, Segment, SlabScalar};
+
+const OPTIONS: [GridOptions; 4] = [
+    GridOptions {
+        lines: Lines::Closed,
+        touches: true,
+    },
+    GridOptions {
+        lines: Lines::Closed,
+        touches: false,
+    },
+    GridOptions {
+        lines: Lines::HalfOpen,
+        touches: true,
+    },
+    GridOptions {
+        lines: Lines::HalfOpen,
+        touches: false,
+    },
+];
+
+/// The pieces by brute force: the clip of each segment by each cell, kept by the documented
+/// rules, in the documented order (t_entry, t_exit, then cell index).
+fn brute<F: Real>(grid: &Grid<F>, segs: &[Segment<F>], o: &GridOptions) -> Vec<Piece<F>> {
+    let (xs, ys, nx, ny) = (grid.xs(), grid.ys(), grid.nx(), grid.ny());
+    let mut out = Vec::new();
+    for (i, s) in segs.iter().enumerate() {
+        let mut mine = Vec::new();
+        for iy in 0..ny {
+            for ix in 0..nx {
+                let c = SlabScalar::clip_one(&grid.cell(ix, iy), s);
+                if !c.is_hit() || (!o.touches && c.class == Class::Touches) {
+                    continue;
+                }
+                if o.lines == Lines::HalfOpen {
+                    let right = s.x0 == s.x1 && s.x0 == xs[ix + 1] && ix + 1 < nx;
+                    let top = s.y0 == s.y1 && s.y0 == ys[iy + 1] && iy + 1 < ny;
+                    if right || top {
+                        continue;
+                    }
+                }
+                mine.push(Piece {
+                    segment: i,
+                    ix: ix as u32,
+                    iy: iy as u32,
+                    t_entry: c.t_entry,
+                    t_exit: c.t_exit,
+                    class: c.class,
+                });
+            }
+        }
+        mine.sort_by(|a, b| {
+            (a.t_entry, a.t_exit, a.iy, a.ix)
+                .partial_cmp(&(b.t_entry, b.t_exit, b.iy, b.ix))
+                .unwrap()
+        });
+        out.extend(mine);
+    }
+    out
+}
+
+type Key = (usize, u32, u32, u64, u64, u8);
+
+fn keys<F: Real>(p: &[Piece<F>]) -> Vec<Key> {
+    p.iter()
+        .map(|p| {
+            (
+                p.segment,
+                p.ix,
+                p.iy,
+                p.t_entry.to_bits_u64(),
+                p.t_exit.to_bits_u64(),
+                p.class as u8,
+            )
+        })
+        .collect()
+}
+
+/// Asserts the traversal equals brute force for every option, naming the first difference.
+fn check<F: Real>(grid: &Grid<F>, segs: &[Segment<F>], what: &str) {
+    for o in &OPTIONS {
+        let (got, want) = (keys(&grid.pieces(segs, o)), keys(&brute(grid, segs, o)));
+        if got != want {
+            let first = got
+                .iter()
+                .zip(&want)
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.len().min(want.len()));
+            let seg = got.get(first).or(want.get(first)).map(|k| segs[k.0]);
+            panic!(
+                "{what} ({}, {o:?}): {} pieces, brute force {}; first difference at {first}: \
+                 {:?} vs {:?}, segment {seg:?}",
+                F::DTYPE,
+                got.len(),
+                want.len(),
+                got.get(first),
+                want.get(first)
+            );
+        }
+    }
+}
+
+fn grid<F: Real>(b: [f64; 4], nx: usize, ny: usize) -> Grid<F> {
+    let r = Rect::new(
+        F::from_f64(b[0]),
+        F::from_f64(b[1]),
+        F::from_f64(b[2]),
+        F::from_f64(b[3]),
+    )
+    .unwrap();
+    Grid::new(r, nx, ny).unwrap()
+}
+
+fn seg<F: Real>(v: [f64; 4]) -> Segment<F> {
+    Segment::new(
+        F::from_f64(v[0]),
+        F::from_f64(v[1]),
+        F::from_f64(v[2]),
+        F::from_f64(v[3]),
+    )
+}
+
+/// Grids of several shapes: the unit square, off-centre and negative bounds, a zero line inside,
+/// uneven float spacing, one row, one column.
+fn grids<F: Real>() -> Vec<Grid<F>> {
+    vec![
+        grid([0.0, 0.0, 1.0, 1.0], 7, 5),
+        grid([-3.7, -0.3, 1e-3, 2.9], 9, 8),
+        grid([-1.0, -1.0, 1.0, 1.0], 4, 6),
+        grid([1000.0, -0.001, 1000.7, 0.0], 7, 3),
+        grid([0.0, 0.0, 1.0, 1.0], 1, 6),
+        grid([0.0, 0.0, 3.0, 1.0], 10, 1),
+    ]
+}
+
+/// Adversarial segments for `g`: every kind the module docs name.
+fn adversarial<F: Real>(g: &Grid<F>, rng: &mut SplitMix64) -> Vec<Segment<F>> {
+    let xs: Vec<f64> = g.xs().iter().map(|v| v.to_f64()).collect();
+    let ys: Vec<f64> = g.ys().iter().map(|v| v.to_f64()).collect();
+    let pick = |rng: &mut SplitMix64, v: &[f64]| v[rng.below(v.len() as u64) as usize];
+    let (w, h) = (xs[xs.len() - 1] - xs[0], ys[ys.len() - 1] - ys[0]);
+    let around = |rng: &mut SplitMix64| {
+        [
+            xs[0] + w * rng.range(-0.3, 1.3),
+            ys[0] + h * rng.range(-0.3, 1.3),
+        ]
+    };
+    let vertex = |rng: &mut SplitMix64| [pick(rng, &xs), pick(rng, &ys)];
+    let mut out = Vec::new();
+    for _ in 0..60 {
+        let (a, b, c) = (vertex(rng), vertex(rng), around(rng));
+        // Vertex to vertex (diagonals through more vertices), and beyond, both ways.
+        out.push(seg([a[0], a[1], b[0], b[1]]));
+        out.push(seg([
+            2.0 * a[0] - b[0],
+            2.0 * a[1] - b[1],
+            2.0 * b[0] - a[0],
+            2.0 * b[1] - a[1],
+        ]));
+        // Along grid lines (and beyond the grid), on the grid's own edges too.
+        out.push(seg([a[0], c[1], a[0], b[1]]));
+        out.push(seg([c[0], a[1], b[0], a[1]]));
+        out.push(seg([a[0], ys[0] - h, a[0], ys[ys.len() - 1] + h]));
+        // Endpoints on lines, the other end anywhere (pointing either way).
+        out.push(seg([a[0], c[1], c[0], b[1]]));
+        out.push(seg([c[0], c[1], c[0], a[1]]));
+        out.push(seg([c[0], a[1], b[0], c[1]]));
+        // Zero length: on a vertex, on a line, anywhere.
+        out.push(seg([a[0], a[1], a[0], a[1]]));
+        out.push(seg([a[0], c[1], a[0], c[1]]));
+        out.push(seg([c[0], c[1], c[0], c[1]]));
+        // Anywhere, entering and leaving the grid.
+        let d = around(rng);
+        out.push(seg([c[0], c[1], d[0], d[1]]));
+        // A 45° diagonal through a vertex (exact in the grid's own float steps).
+        let k = rng.range(0.1, 2.0) * w.min(h);
+        out.push(seg([a[0] - k, a[1] - k, a[0] + k, a[1] + k]));
+        out.push(seg([a[0] + k, a[1] - k, a[0] - k, a[1] + k]));
+        // Just off a line by one ulp of F, and leaving a vertex.
+        let off = F::from_f64(a[0]).next_up().to_f64();
+        out.push(seg([off, c[1], off, d[1]]));
+        out.push(seg([a[0], a[1], d[0], d[1]]));
+    }
+    // Signed zeros on the zero lines, NaN and ±∞.
+    let z = [0.0, -0.0];
+    for &u in &z {
+        for &v in &z {
+            out.push(seg([u, v, u, v]));
+            out.push(seg([u, -0.5, v, 0.5]));
+            out.push(seg([-0.5, u, 0.5, v]));
+            out.push(seg([u, v, 0.3, 0.2]));
+        }
+    }
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        out.push(seg([bad, 0.5, 0.5, 0.5]));
+        out.push(seg([0.2, 0.1, 0.5, bad]));
+    }
+    out
+}
+
+fn adversarial_scenes<F: Real>() {
+    let mut rng = SplitMix64::new(13);
+    for (k, g) in grids::<F>().iter().enumerate() {
+        let segs = adversarial(g, &mut rng);
+        check(g, &segs, &format!("adversarial scene, grid {k}"));
+    }
+}
+
+#[test]
+fn adversarial_scenes_match_brute_force_f32() {
+    adversarial_scenes::<f32>();
+}
+
+#[test]
+fn adversarial_scenes_match_brute_force_f64() {
+    adversarial_scenes::<f64>();
+}
+
+/// Random segments of every length around the grid, and huge and tiny ones.
+fn random_scenes<F: Real>() {
+    let mut rng = SplitMix64::new(7);
+    for (k, g) in grids::<F>().iter().enumerate() {
+        let r = g.rect();
+        let (x0, y0) = (r.xmin().to_f64(), r.ymin().to_f64());
+        let (w, h) = (r.xmax().to_f64() - x0, r.ymax().to_f64() - y0);
+        let segs: Vec<Segment<F>> = (0..400)
+            .map(|i| {
+                let spread = [0.01, 0.2, 1.5][i % 3];
+                let (cx, cy) = (rng.range(-0.2, 1.2), rng.range(-0.2, 1.2));
+                seg([
+                    x0 + w * cx,
+                    y0 + h * cy,
+                    x0 + w * (cx + spread * rng.range(-1.0, 1.0)),
+                    y0 + h * (cy + spread * rng.range(-1.0, 1.0)),
+                ])
+            })
+            .chain([
+                seg([-1e30, -1e30, 1e30, 1e30]),
+                seg([-1e30, 0.5, 1e30, 0.5]),
+                seg([
+                    x0 + 0.5 * w,
+                    y0 + 0.5 * h,
+                    x0 + 0.5 * w + 1e-30,
+                    y0 + 0.5 * h,
+                ]),
+            ])
+            .collect();
+        check(g, &segs, &format!("random scene, grid {k}"));
+    }
+}
+
+#[test]
+fn random_scenes_match_brute_force_f32() {
+    random_scenes::<f32>();
+}
+
+#[test]
+fn random_scenes_match_brute_force_f64() {
+    random_scenes::<f64>();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Any segment against any small grid, with endpoints drawn on grid lines half of the time.
+    #[test]
+    fn any_segment_any_grid(
+        b in prop::array::uniform4(-4.0f64..4.0),
+        nx in 1usize..9, ny in 1usize..9,
+        u in prop::array::uniform4(-0.5f64..1.5),
+        snap in prop::array::uniform4(any::<bool>()),
+    ) {
+        let (xmin, xmax) = (b[0].min(b[1]), b[0].max(b[1]) + 0.01);
+        let (ymin, ymax) = (b[2].min(b[3]), b[2].max(b[3]) + 0.01);
+        for f64_grid in [false, true] {
+            let mut p = [0.0; 4];
+            for k in 0..4 {
+                let (lo, hi, n) = if k % 2 == 0 { (xmin, xmax, nx) } else { (ymin, ymax, ny) };
+                let v = lo + (hi - lo) * u[k];
+                p[k] = if snap[k] { lo + (hi - lo) * ((u[k] * n as f64).round() / n as f64) } else { v };
+            }
+            if f64_grid {
+                let g = grid::<f64>([xmin, ymin, xmax, ymax], nx, ny);
+                // Snap onto the grid's own boundary floats.
+                let q = snap_to(&g, p, snap);
+                check(&g, &[seg(q)], "proptest f64");
+            } else {
+                let g = grid::<f32>([xmin, ymin, xmax, ymax], nx, ny);
+                let q = snap_to(&g, p, snap);
+                check(&g, &[seg(q)], "proptest f32");
+            }
+        }
+    }
+}
+
+/// `p` with each snapped coordinate replaced by the nearest boundary of `g`.
+fn snap_to<F: Real>(g: &Grid<F>, mut p: [f64; 4], snap: [bool; 4]) -> [f64; 4] {
+    for k in 0..4 {
+        if snap[k] {
+            let lines = if k % 2 == 0 { g.xs() } else { g.ys() };
+            p[k] = lines
+                .iter()
+                .map(|v| v.to_f64())
+                .min_by(|a, b| (a - p[k]).abs().total_cmp(&(b - p[k]).abs()))
+                .unwrap();
+        }
+    }
+    p
+}
+
+/// Consecutive pieces of positive length share their parameter exactly, the first starts where
+/// the segment enters the grid and the last ends where it leaves: no gap, no overlap.
+#[test]
+fn consecutive_pieces_share_their_parameters() {
+    let g = grid::<f32>([0.0, 0.0, 1.0, 1.0], 100, 100);
+    let w = slabclip::workload::Dist::Tracks.generate::<f32>(20_000, 3);
+    let segs: Vec<Segment<f32>> = (0..w.segments.len())
+        .map(|i| slabclip::SegmentSource::segment(&w.segments, i))
+        .collect();
+    let o = GridOptions {
+        lines: Lines::Closed,
+        touches: false,
+    };
+    let pieces = g.pieces(&segs[..], &o);
+    let mut checked = 0;
+    for (i, s) in segs.iter().enumerate() {
+        let mine: Vec<&Piece<f32>> = pieces
+            .iter()
+            .filter(|p| p.segment == i && p.t_entry < p.t_exit)
+            .collect();
+        let whole = SlabScalar::clip_one(g.rect(), s);
+        if !whole.is_hit() || whole.t_entry == whole.t_exit {
+            assert!(mine.is_empty(), "segment {i}");
+            continue;
+        }
+        assert_eq!(mine[0].t_entry, whole.t_entry, "segment {i}");
+        assert_eq!(mine[mine.len() - 1].t_exit, whole.t_exit, "segment {i}");
+        for pair in mine.windows(2) {
+            assert_eq!(pair[0].t_exit, pair[1].t_entry, "segment {i}: {pair:?}");
+        }
+        checked += mine.len();
+    }
+    assert!(checked > 20_000, "{checked} pieces checked");
+}
+
+/// Half-open cells put every point of the grid in exactly one cell.
+#[test]
+fn half_open_puts_each_point_in_one_cell() {
+    let g = grid::<f64>([-1.0, 0.0, 1.0, 2.0], 4, 4);
+    let o = GridOptions {
+        lines: Lines::HalfOpen,
+        touches: true,
+    };
+    for &x in g.xs() {
+        for &y in g.ys() {
+            for (px, py) in [(x, y), (x, y + 0.1), (x + 0.1, y)] {
+                if px > 1.0 || py > 2.0 {
+                    continue;
+                }
+                let p = g.segment_pieces(&Segment::new(px, py, px, py), &o);
+                assert_eq!(p.len(), 1, "({px}, {py}): {p:?}");
+                let (ix, iy) = (p[0].ix as usize, p[0].iy as usize);
+                assert!(g.xs()[ix] <= px && (px < g.xs()[ix + 1] || ix == 3));
+                assert!(g.ys()[iy] <= py && (py < g.ys()[iy + 1] || iy == 3));
+            }
+        }
+    }
+    // A segment along the line x = 0 runs through column 2 only, along x = 1 (the edge) column 3.
+    for (x, col) in [(0.0, 2), (1.0, 3), (-1.0, 0)] {
+        let p = g.segment_pieces(&Segment::new(x, -1.0, x, 3.0), &o);
+        assert_eq!(p.len(), 4, "{p:?}");
+        assert!(p.iter().all(|p| p.ix == col), "{p:?}");
+    }
+}
+
+/// The batch is the same list at any thread count, and the same as one segment at a time.
+#[test]
+fn same_pieces_at_any_thread_count() {
+    let g = grid::<f32>([0.0, 0.0, 1.0, 1.0], 1000, 1000);
+    let w = slabclip::workload::Dist::Tracks.generate::<f32>(30_000, 5);
+    let o = GridOptions::default();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| g.pieces(&w.segments, &o));
+    assert!(one.len() > 100_000, "{} pieces", one.len());
+    for threads in [2, 3] {
+        let many = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| g.pieces(&w.segments, &o));
+        assert!(keys(&many) == keys(&one), "{threads} threads");
+    }
+    let mut each = Vec::new();
+    for i in 0..w.segments.len() {
+        let s = slabclip::SegmentSource::segment(&w.segments, i);
+        each.extend(g.segment_pieces(&s, &o).into_iter().map(|mut p| {
+            p.segment = i;
+            p
+        }));
+    }
+    assert!(keys(&each) == keys(&one));
+}
+
+/// Bad grids are errors, never panics.
+#[test]
+fn bad_grids_are_errors() {
+    let error = |r: Rect<f32>, nx: usize, ny: usize| match Grid::new(r, nx, ny) {
+        Ok(_) => panic!("{r:?} {nx} x {ny} was accepted"),
+        Err(e) => e.to_string(),
+    };
+    let unit = Rect::new(0.0f32, 0.0, 1.0, 1.0).unwrap();
+    let far = Rect::new(1000.0f32, 0.0, 1001.0, 1.0).unwrap();
+    for (r, nx, ny, what) in [
+        (unit, 0, 4, "nx = 0"),
+        (unit, 4, 0, "ny = 0"),
+        (unit, 1 << 25, 4, "expected 1 to"),
+        (far, 1_000_000, 1, "too narrow for float32"),
+        (
+            Rect::new(0.0f32, 0.0, 0.0, 1.0).unwrap(),
+            2,
+            2,
+            "no extent along x",
+        ),
+        (
+            Rect::new(0.0f32, 2.0, 1.0, 2.0).unwrap(),
+            2,
+            2,
+            "no extent along y",
+        ),
+    ] {
+        let e = error(r, nx, ny);
+        assert!(e.contains(what), "{e}");
+    }
+}
