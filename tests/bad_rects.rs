@@ -184,8 +184,12 @@ fn bad_rect_files_are_data_errors_and_write_nothing() {
     }
 }
 
+/// One row of the arguments table: the arguments before the input, the input, the exit code,
+/// the file the message names, what it says.
+type ArgCase<'a> = (&'a [&'a str], &'a str, i32, &'a str, &'a [&'a str]);
+
 /// Arguments that cannot work: bad polygons, mismatched pairwise lengths, wrong output names,
-/// flags that need another. `(args before the input, exit code, file named, what it says)`.
+/// flags that need another.
 #[test]
 fn bad_polygons_and_arguments() {
     let dir = tempfile::tempdir().unwrap();
@@ -206,7 +210,7 @@ fn bad_polygons_and_arguments() {
         segments_npy(&[[0.0f32, 0.0, 1.0, 1.0]; 3]),
     )
     .unwrap();
-    let cases: &[(&[&str], &str, i32, &str, &[&str])] = &[
+    let cases: &[ArgCase] = &[
         (
             &["--polygon", "0,0 1,1 2,2"],
             "seg.npy",

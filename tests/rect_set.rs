@@ -214,6 +214,9 @@ fn tiles<F: Real>(n: usize, size: f64) -> Vec<Rect<F>> {
     v
 }
 
+/// A named scene: rects, segments, and the fewest hits it must have.
+type Scene<F> = (&'static str, Vec<Rect<F>>, Vec<Segment<F>>, usize);
+
 /// Named scenes at one precision: each checked against the brute force, with the hit count it
 /// must at least reach (so a scene that stopped hitting anything would fail).
 fn edge_cases<F: TestFloat>() {
@@ -270,7 +273,7 @@ fn edge_cases<F: TestFloat>() {
     ];
     let mut with_huge = small.clone();
     with_huge.push(rect(-100.0, -100.0, 100.0, 100.0));
-    let scenes: Vec<(&str, Vec<Rect<F>>, Vec<Segment<F>>, usize)> = vec![
+    let scenes: Vec<Scene<F>> = vec![
         ("empty set", vec![], lines.clone(), 0),
         ("empty batch", lattice.clone(), vec![], 0),
         ("both empty", vec![], vec![], 0),
