@@ -81,7 +81,8 @@
 //! [`real`] (the two float types and the lane abstraction) → [`geom`] (rects, segments,
 //! classes) → [`buffers`] (SoA batches and outputs) → [`kernels`] (one file per algorithm,
 //! sharing `kernels/contract.rs`; `auto` and its threads) → [`shapes`] (pairwise, N × M hit
-//! lists, in place) → [`io`] (files) → the `slabclip` binary.
+//! lists, in place), [`rect_set`] (N × M through a broad phase) → [`io`] (files) → the
+//! `slabclip` binary.
 
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -94,6 +95,7 @@ pub mod grid;
 pub mod io;
 pub mod kernels;
 pub mod real;
+pub mod rect_set;
 pub mod reference;
 mod scalar;
 pub mod shapes;
@@ -113,4 +115,5 @@ pub use kernels::{
     SlabScalar, PARALLEL_MIN,
 };
 pub use real::{Lane, Real};
+pub use rect_set::RectSet;
 pub use shapes::Hit;

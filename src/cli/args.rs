@@ -1,7 +1,7 @@
-//! Argument types more than one subcommand takes: `--emit` and `--rect`.
+//! Argument types more than one subcommand takes: `--emit`, `--rect` and `--polygon`.
 
 use clap::ValueEnum;
-use slabclip::{io, Real, Rect};
+use slabclip::{io, ConvexPolygon, Error, Real, Rect};
 
 /// What is written per segment (`--emit`), in the input's row order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Serialize)]
@@ -59,6 +59,52 @@ pub fn parse_bounds(s: &str) -> Result<[f64; 4], String> {
     let [xmin, ymin, xmax, ymax] = bounds;
     Rect::new(xmin, ymin, xmax, ymax).map_err(|e| e.to_string())?;
     Ok(bounds)
+}
+
+/// `n` finite numbers separated by commas; otherwise a usage error.
+fn numbers(text: &str, what: &str, n: usize) -> Result<Vec<f64>, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() != n {
+        return Err(format!(
+            "{what}: expected {n} comma-separated numbers, found {}",
+            parts.len()
+        ));
+    }
+    parts
+        .iter()
+        .map(|p| match p.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!("{what}: {p:?} is not a finite number")),
+        })
+        .collect()
+}
+
+/// `--polygon` as parsed, in `f64`.
+#[derive(Clone, Debug)]
+pub struct Vertices(Vec<(f64, f64)>);
+
+impl Vertices {
+    /// The convex polygon in the data's dtype `F` (vertices rounded to nearest); an
+    /// [`Error::InvalidPolygon`] if it is not convex, has fewer than 3 distinct vertices, or
+    /// rounding made a vertex infinite.
+    pub fn polygon<F: Real>(&self) -> Result<ConvexPolygon<F>, Error> {
+        let vertices: Vec<(F, F)> = self
+            .0
+            .iter()
+            .map(|&(x, y)| (F::from_f64(x), F::from_f64(y)))
+            .collect();
+        ConvexPolygon::new(&vertices)
+    }
+}
+
+/// `--polygon`: vertices `X,Y` separated by spaces, each two finite numbers; otherwise a usage
+/// error naming the vertex (convexity is checked later, in the data's dtype).
+pub fn parse_polygon(s: &str) -> Result<Vertices, String> {
+    s.split_whitespace()
+        .enumerate()
+        .map(|(i, pair)| numbers(pair, &format!("vertex {i}"), 2).map(|v| (v[0], v[1])))
+        .collect::<Result<_, _>>()
+        .map(Vertices)
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args};
+
+use super::args::{parse_polygon, Vertices};
 use slabclip::cast::{
     cast_polygon, cast_rect, cast_segments, PolygonCastOutput, RectCastOutput, SegmentsCastOutput,
 };
@@ -98,44 +100,13 @@ fn indices(v: &[u32]) -> Vec<i64> {
         .collect()
 }
 
-/// `n` finite numbers separated by commas; otherwise a usage error.
-fn numbers(text: &str, what: &str, n: usize) -> Result<Vec<f64>, String> {
-    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    if parts.len() != n {
-        return Err(format!(
-            "{what}: expected {n} comma-separated numbers, found {}",
-            parts.len()
-        ));
-    }
-    parts
-        .iter()
-        .map(|p| match p.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(format!("{what}: {p:?} is not a finite number")),
-        })
-        .collect()
-}
-
 /// `--rect` as parsed, in `f64`.
 #[derive(Clone, Debug)]
 struct Bounds([f64; 4]);
 
-/// `--polygon` as parsed, in `f64`.
-#[derive(Clone, Debug)]
-struct Vertices(Vec<(f64, f64)>);
-
 /// `--rect`: four finite numbers with `min <= max` on both axes.
 fn parse_rect(s: &str) -> Result<Bounds, String> {
     super::args::parse_bounds(s).map(Bounds)
-}
-
-/// `--polygon`: vertices `X,Y` separated by spaces (convexity is checked later, in the dtype).
-fn parse_polygon(s: &str) -> Result<Vertices, String> {
-    s.split_whitespace()
-        .enumerate()
-        .map(|(i, pair)| numbers(pair, &format!("vertex {i}"), 2).map(|v| (v[0], v[1])))
-        .collect::<Result<_, _>>()
-        .map(Vertices)
 }
 
 fn cast_as<F: Real>(
@@ -206,13 +177,10 @@ fn cast_as<F: Real>(
             ],
         );
     }
-    let vertices: Vec<(F, F)> = args
+    let poly: ConvexPolygon<F> = args
         .polygon
-        .iter()
-        .flat_map(|v| &v.0)
-        .map(|&(x, y)| (F::from_f64(x), F::from_f64(y)))
-        .collect();
-    let poly = ConvexPolygon::new(&vertices)?;
+        .as_ref()
+        .map_or_else(|| ConvexPolygon::new(&[]), Vertices::polygon)?;
     let mode = if args.exit {
         InsideMode::Exit
     } else {

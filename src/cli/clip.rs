@@ -1,4 +1,5 @@
-//! `slabclip clip`: one rectangle against every segment of a file, streamed chunk by chunk.
+//! `slabclip clip`: one rectangle against every segment of a file, streamed chunk by chunk;
+//! `--rects` and `--polygon` are in `clip_set.rs`, `--grid` in `clip_grid.rs`.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,7 +9,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 
 use super::args::{parse_bounds, Emit};
 use super::clip_grid::{self, GridArgs};
-use clap::Args;
+use super::clip_set::{self, SetArgs};
+use clap::{ArgGroup, Args};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slabclip::io::{self, ClipSettings, Dtype, Input, Progress};
 use slabclip::{Algorithm, Error, Real, Rect};
@@ -16,15 +18,21 @@ use slabclip::{Algorithm, Error, Real, Rect};
 /// Arguments of `slabclip clip`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit status: 0 on success, 1 on a data error (one line on stderr), 2 on a usage error."
+    group(ArgGroup::new("target").required(true).args(["rect", "rects", "polygon", "grid"])),
+    after_help = format!("{}\n\nExit status: 0 on success, 1 on a data error (one line on stderr), \
+                          2 on a usage error.", clip_set::OUTPUTS)
 )]
 pub struct ClipArgs {
     /// The closed rectangle XMIN,YMIN,XMAX,YMAX (zero width or height allowed). Parsed as
     /// float64, then rounded to the input's dtype.
-    #[arg(long, value_name = "XMIN,YMIN,XMAX,YMAX", allow_hyphen_values = true, value_parser = parse_rect,
-          required_unless_present = "grid")]
+    #[arg(long, value_name = "XMIN,YMIN,XMAX,YMAX", allow_hyphen_values = true, value_parser = parse_rect)]
     rect: Option<RectArg>,
 
+    /// `--rects FILE [--pairwise]`, `--polygon "X,Y ..."`.
+    #[command(flatten)]
+    set: SetArgs,
+
+    /// `--grid XMIN,YMIN,XMAX,YMAX --cells NX,NY [--half-open] [--no-touches]`.
     #[command(flatten)]
     grid: GridArgs,
 
@@ -32,8 +40,8 @@ pub struct ClipArgs {
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = algorithm_parser())]
     algorithm: Algorithm,
 
-    /// What to write, in the input's row order.
-    #[arg(long, value_enum, default_value_t = Emit::T)]
+    /// What to write, in the input's row order (with --rect).
+    #[arg(long, value_enum, default_value_t = Emit::T, conflicts_with_all = ["rects", "polygon"])]
     emit: Emit,
 
     /// Worker threads (default: one per core). The output does not depend on it.
@@ -49,8 +57,8 @@ pub struct ClipArgs {
     /// through a memory map in bounded memory, whatever its size.
     input: PathBuf,
 
-    /// Output .npy (.npz with --grid), written to a temporary file and renamed only when
-    /// complete; must not be the input.
+    /// Output .npy (.npz with --rects, --polygon or --grid), written to a temporary file and renamed
+    /// only when complete; must not be the input.
     #[arg(short, long, value_name = "OUTPUT", value_parser = parse_output)]
     output: PathBuf,
 }
@@ -87,13 +95,15 @@ fn algorithm_parser() -> impl TypedValueParser<Value = Algorithm> {
     PossibleValuesParser::new(names).try_map(|name| Algorithm::from_name(&name))
 }
 
-/// `-o`: a path ending in `.npy` (any case), or `.npz` for `--grid`.
+/// `-o`: a path ending in `.npy` or `.npz` (any case), the formats written (which one a target
+/// needs is checked when it runs).
 fn parse_output(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
     match path.extension() {
-        Some(e) if e.eq_ignore_ascii_case("npy") || clip_grid::is_npz(&path) => Ok(path),
+        Some(e) if e.eq_ignore_ascii_case("npy") || e.eq_ignore_ascii_case("npz") => Ok(path),
         _ => Err(
-            "the output is written as .npy (.npz with --grid); give it a name ending in .npy"
+            "the output is written as .npy (.npz with --rects, --polygon or --grid); give \
+                  it a name ending in .npy or .npz"
                 .into(),
         ),
     }
@@ -101,10 +111,27 @@ fn parse_output(s: &str) -> Result<PathBuf, String> {
 
 /// Runs `slabclip clip`. Nothing is written unless every row was read and clipped.
 pub fn run(args: &ClipArgs) -> Result<(), Error> {
-    let work = || match &args.rect {
-        Some(rect) => clip_rect(args, rect),
-        None => clip_grid::run(&args.grid, &args.input, &args.output),
-    };
+    if args.set.given() {
+        return in_pool(args, || {
+            clip_set::run(&args.set, args.algorithm, &args.input, &args.output)
+        });
+    }
+    if args.grid.grid.is_some() {
+        return in_pool(args, || {
+            clip_grid::run(&args.grid, &args.input, &args.output)
+        });
+    }
+    // `clip_file` refuses an output that is the input or lies in a missing folder before any
+    // work.
+    let input = Input::open(&args.input)?;
+    in_pool(args, || match input.dtype() {
+        Dtype::F32 => clip_as::<f32>(args, &input),
+        Dtype::F64 => clip_as::<f64>(args, &input),
+    })
+}
+
+/// Runs `work` in a pool of `--threads` threads, or rayon's global pool.
+fn in_pool(args: &ClipArgs, work: impl FnOnce() -> Result<(), Error> + Send) -> Result<(), Error> {
     match args.threads {
         None => work(),
         Some(n) => rayon::ThreadPoolBuilder::new()
@@ -115,31 +142,29 @@ pub fn run(args: &ClipArgs) -> Result<(), Error> {
     }
 }
 
-/// The one-rect clip, streamed into an `.npy`.
-fn clip_rect(args: &ClipArgs, rect: &RectArg) -> Result<(), Error> {
-    if clip_grid::is_npz(&args.output) {
+/// The clip in the input's own dtype `F`, with a progress bar.
+fn clip_as<F: Real>(args: &ClipArgs, input: &Input) -> Result<(), Error> {
+    let Some(arg) = &args.rect else {
+        return Err(Error::InvalidArgument(
+            "clip needs --rect, --rects, --polygon or --grid".into(),
+        ));
+    };
+    if !args
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+    {
         return Err(Error::file(
             &args.output,
-            "--rect writes one .npy; give the output a name ending in .npy",
+            "--rect writes .npy; give the output a name ending in .npy",
         ));
     }
-    // `clip_file` refuses an output that is the input or lies in a missing folder before any
-    // work.
-    let input = Input::open(&args.input)?;
-    match input.dtype() {
-        Dtype::F32 => clip_as::<f32>(args, rect, &input),
-        Dtype::F64 => clip_as::<f64>(args, rect, &input),
-    }
-}
-
-/// The clip in the input's own dtype `F`, with a progress bar.
-fn clip_as<F: Real>(args: &ClipArgs, rect_arg: &RectArg, input: &Input) -> Result<(), Error> {
-    let rect = rect_arg.to_rect::<F>().map_err(|e| {
+    let rect = arg.to_rect::<F>().map_err(|e| {
         Error::file(
             &args.input,
             format!(
                 "--rect {} does not fit {}, the input's dtype ({e})",
-                rect_arg.text,
+                arg.text,
                 F::DTYPE
             ),
         )
@@ -220,7 +245,8 @@ mod tests {
         assert!(parse_output("a/b.NPY").is_ok());
         assert!(parse_output("out.csv")
             .unwrap_err()
-            .contains("ending in .npy"));
+            .contains("ending in .npy or .npz"));
+        assert!(parse_output("hits.NPZ").is_ok());
         assert!(parse_output("npy").is_err());
         let big = parse_rect("0,0,1e39,1").unwrap();
         assert!(big.to_rect::<f64>().is_ok());

@@ -4,6 +4,7 @@ mod args;
 mod cast;
 mod clip;
 mod clip_grid;
+mod clip_set;
 mod compare;
 mod gen;
 mod info;
@@ -22,7 +23,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Clip every segment of a file (.npy, .csv, .f32, .f64) against one rectangle.
+    /// Clip every segment of a file (.npy, .csv, .f32, .f64) against one rectangle, a file of
+    /// rectangles, or a convex polygon.
     Clip(clip::ClipArgs),
     /// Time every algorithm on the same data, check each against the exact reference, and show
     /// how close each comes to the memory ceiling.

@@ -172,6 +172,8 @@ pub struct Input {
     data_end: u64,
     /// The row count, when the header or the size says it (not for CSV).
     rows: Option<u64>,
+    /// The CSV header's column names (segments or rects).
+    names: csv::Names,
 }
 
 /// How many leading bytes are read to check a header: the largest `.npy` preamble and header
@@ -183,7 +185,11 @@ impl Input {
     /// each format accepts. Errors name `path`: an unknown extension, a missing or unreadable
     /// file, a folder, and every problem the header or size shows.
     pub fn open(path: impl AsRef<Path>) -> Result<Input, Error> {
-        let path = path.as_ref();
+        Self::open_with(path.as_ref(), csv::SEGMENT_NAMES)
+    }
+
+    /// [`Input::open`] for rows of four numbers with other names: the CSV header `names`.
+    pub(crate) fn open_with(path: &Path, names: csv::Names) -> Result<Input, Error> {
         let format = Format::of_path(path)?;
         let file = File::open(path).map_err(|e| Error::file(path, format!("cannot read: {e}")))?;
         let meta = file
@@ -233,7 +239,7 @@ impl Input {
             }
             Format::Csv => {
                 let prefix = read_prefix(&file, path)?;
-                let start = csv::parse_header(&prefix, len).map_err(bad)?;
+                let start = csv::parse_header(&prefix, len, &names).map_err(bad)?;
                 (Dtype::F64, Layout::Csv, start, None)
             }
         };
@@ -246,6 +252,7 @@ impl Input {
             data_start,
             data_end: len,
             rows,
+            names,
         })
     }
 
@@ -461,7 +468,15 @@ impl<F: Real> Chunks<'_, F> {
         self.values.clear();
         self.map(len)?;
         let bytes: &[u8] = self.window.as_deref().unwrap_or_default();
-        let parsed = csv::parse_rows(bytes, reaches_end, first_line, max_rows, &mut self.values);
+        let names = &self.input.names;
+        let parsed = csv::parse_rows(
+            bytes,
+            reaches_end,
+            first_line,
+            max_rows,
+            names,
+            &mut self.values,
+        );
         let (consumed, lines) = parsed.map_err(|msg| Error::file(&self.input.path, msg))?;
         if lines == 0 {
             return Err(Error::file(

@@ -32,6 +32,9 @@
 //! # Ok::<(), slabclip::Error>(())
 //! ```
 //!
+//! Rect files (`(M, 4)` `.npy` or a `.csv` with the header `xmin,ymin,xmax,ymax`) go through the
+//! same readers: [`read_rects`] checks every row is a valid rect.
+//!
 //! Anything malformed is an [`Error::File`](crate::Error::File) naming the file and the problem,
 //! with the line and column for CSV; no bytes, however malformed, make a reader panic, allocate
 //! beyond the file's size, or read out of bounds. The one thing a memory map cannot defend
@@ -56,12 +59,14 @@ mod input;
 mod npy;
 mod npy_writer;
 mod npz;
+mod rects;
 
 pub use atomic::{output_folder, same_file, write_atomically};
 pub use clip::{clip_file, ClipSettings, Emit, Progress, DEFAULT_CHUNK_ROWS};
 pub use input::{read_segments, Batch, Chunks, Dtype, Format, Input};
 pub use npy_writer::{write_columns, write_u8, NpyElement, NpyWriter};
 pub use npz::{write_npz, Column};
+pub use rects::{read_rects, RectBatch};
 
 /// The first `keep` characters of text from a file, quoted and escaped so that an error message
 /// stays on one line whatever the file holds, with `…` when there was more.
