@@ -37,8 +37,8 @@ pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
 }
 
 /// [`slab_raw`] for a chunk with a lane out of `axis_t`'s range: those lanes by `careful_t`,
-/// the others as in [`slab_raw`]; which lanes are valid is found here. Out of line, so that the
-/// hot loop keeps its registers.
+/// the others as in [`slab_raw`]; which lanes are valid is found here. Out of line: it is
+/// taken by chunks with NaN, ±∞ or extreme magnitudes only.
 #[inline(never)]
 #[cold]
 fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {

@@ -1,16 +1,14 @@
 //! SIMD lanes, and the instruction-set level this build uses.
 //!
 //! The level is a build setting ([`BUILT_LEVEL`]; `slabclip info` prints it beside what the CPU
-//! could do, [`detected_level`]). With AVX-512 the kernels run on [`avx512`]'s vectors of 16
-//! `f32` (8 `f64`) lanes with mask registers; otherwise on `wide`'s 8 `f32` (4 `f64`) lanes
-//! ([`wide`](mod@self::wide)), two SSE halves or one AVX2 register. (`wide` picks its backend when it is
-//! compiled, from the target features: a `#[target_feature]` function around it changes nothing.)
-//! Both run the kernels' generic code, one IEEE operation per lane, so every level gives the
-//! scalar path's bits.
+//! could do, [`detected_level`]). The kernels run on `wide`'s vectors ([`wide`](mod@self::wide)):
+//! 16 `f32` (8 `f64`) lanes with AVX-512, else 8 (4), two SSE halves or one AVX2 register.
+//! (`wide` picks its backend when it is compiled, from the target features: a
+//! `#[target_feature]` function around it changes nothing.) They run the kernels' generic code,
+//! one IEEE operation per lane, so every level gives the scalar path's bits. Another vector type
+//! (one instruction set's intrinsics, say) is one more file here implementing [`Lane`](crate::Lane) and
+//! [`Load`], named by the aliases below.
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub mod avx512;
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 pub mod wide;
 
 /// Loading a full vector from the front of a slice (what `Real::load` calls).
@@ -20,16 +18,16 @@ pub trait Load: crate::real::Lane {
 }
 
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub type F32s = avx512::F32x16;
+#[cfg(target_feature = "avx512f")]
+pub type F32s = ::wide::f32x16;
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+#[cfg(not(target_feature = "avx512f"))]
 pub type F32s = ::wide::f32x8;
 /// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub type F64s = avx512::F64x8;
+#[cfg(target_feature = "avx512f")]
+pub type F64s = ::wide::f64x8;
 /// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+#[cfg(not(target_feature = "avx512f"))]
 pub type F64s = ::wide::f64x4;
 
 /// The x86-64 instruction-set level this binary's SIMD code was compiled for.

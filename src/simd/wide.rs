@@ -1,4 +1,5 @@
-//! `wide` vectors as [`Lane`]s: the SIMD lanes of builds without AVX-512 (SSE2, AVX2).
+//! `wide` vectors as [`Lane`]s: 8 and 16 `f32`, 4 and 8 `f64` lanes (the build picks one width
+//! per type: [`F32s`](super::F32s), [`F64s`](super::F64s)).
 //!
 //! Every operation is an IEEE operation per lane (no approximate reciprocals), `Neg` only flips
 //! the sign bit, and `min_any`/`max_any` are `wide`'s `fast_min`/`fast_max` (one `minps`/`maxps`
@@ -84,3 +85,5 @@ macro_rules! wide_lane {
 
 wide_lane!(wide::f32x8, f32);
 wide_lane!(wide::f64x4, f64);
+wide_lane!(wide::f32x16, f32);
+wide_lane!(wide::f64x8, f64);
