@@ -36,15 +36,6 @@ import slabclip
 RECT = (0.0, 0.0, 1.0, 1.0)
 
 
-def median_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)), result
-
-
 def numpy_slab(x0, y0, x1, y1, rect):
     """The slab method as one writes it with numpy: no exactness rules."""
     xmin, ymin, xmax, ymax = rect
@@ -98,25 +89,44 @@ def main(argv=None):
     ncpu = slabclip.info()["threads"]
     figures = {}
 
-    def bench(name, fn, repeat=args.repeat):
-        t, result = median_time(fn, repeat)
-        figures[name] = {"seconds": t, "mseg_per_s": n / t / 1e6}
-        print(f"  {name:44s} {n / t / 1e6:10.1f} Mseg/s  ({t * 1e3:8.2f} ms)", flush=True)
-        return result
-
     print(f"{n} mixed segments, {dt}, rect {RECT}, {ncpu} threads in the pool, "
-          f"SIMD {slabclip.info()['simd_built']}; medians of {args.repeat}")
-    ours = None
+          f"SIMD {slabclip.info()['simd_built']}; medians of {args.repeat} rounds, every "
+          f"contender once per round (so that a busy machine slows them alike)")
+    lines = shapely.linestrings(rows.reshape(n, 2, 2).astype(np.float64))
+    t_only = {"t_entry": np.zeros(n, dt), "t_exit": np.zeros(n, dt)}  # touched once, reused
+    contenders = {}
     for algorithm in ("auto", "simd-slab"):
         for layout, data in (("rows", rows), ("columns", cols)):
-            for threads in (1, None):
-                label = f"slabclip {algorithm} {layout} threads={threads or ncpu}"
-                r = bench(label, lambda: slabclip.clip(data, RECT, algorithm=algorithm, threads=threads))
-                ours = ours or r
-
-    lines = shapely.linestrings(rows.reshape(n, 2, 2).astype(np.float64))
-    shp = bench("shapely clip_by_rect", lambda: shapely.clip_by_rect(lines, *RECT), max(1, min(args.repeat, 3)))
-    nps = bench("numpy slab", lambda: numpy_slab(*cols, RECT))
+            for threads in (1, ncpu):
+                contenders[f"slabclip {algorithm} {layout} threads={threads}"] = (
+                    lambda d=data, a=algorithm, t=threads: slabclip.clip(d, RECT, algorithm=a, threads=t))
+        for threads in (1, ncpu):
+            # What `slabclip compare --emit t` times: t_entry, t_exit into buffers made once.
+            contenders[f"slabclip {algorithm} columns out=t threads={threads}"] = (
+                lambda a=algorithm, t=threads: slabclip.clip(cols, RECT, algorithm=a, threads=t,
+                                                             outputs=(), out=t_only))
+    contenders["shapely clip_by_rect"] = lambda: shapely.clip_by_rect(lines, *RECT)
+    contenders["numpy slab"] = lambda: numpy_slab(*cols, RECT)
+    times = {k: [] for k in contenders}
+    results = {}
+    rust_rounds = {}
+    for _ in range(args.repeat):
+        for name, fn in contenders.items():
+            t0 = time.perf_counter()
+            results[name] = fn()
+            times[name].append(time.perf_counter() - t0)
+        if args.rust:
+            for threads in (1, ncpu):
+                got = rust_compare(args.rust, n, dt, 3, threads)
+                for algorithm in ("auto", "simd-slab"):
+                    rust_rounds.setdefault((algorithm, threads), []).append(got[algorithm])
+    for name in contenders:
+        t = float(np.median(times[name]))
+        figures[name] = {"seconds": t, "mseg_per_s": n / t / 1e6}
+        print(f"  {name:44s} {n / t / 1e6:10.1f} Mseg/s  ({t * 1e3:8.2f} ms)", flush=True)
+    ours = results["slabclip auto rows threads=1"]
+    shp = results["shapely clip_by_rect"]
+    nps = results["numpy slab"]
 
     exact = slabclip.reference.exact_class(rows, RECT)
     exact_hit = (exact >= 1) & (exact <= 5)
@@ -140,13 +150,14 @@ def main(argv=None):
     result = {"n": n, "dtype": str(dt), "figures": figures, "wrong": wrong}
     if args.rust:
         rust = {}
-        for threads in (1, ncpu):
-            rust[threads] = rust_compare(args.rust, n, dt, args.repeat, threads)
-            for algorithm in ("auto", "simd-slab"):
-                py = figures[f"slabclip {algorithm} columns threads={threads}"]["mseg_per_s"]
-                rs = rust[threads][algorithm]
-                print(f"Rust library ({algorithm}, {threads} threads, slabclip compare): {rs:.1f} Mseg/s; "
-                      f"Python on columns: {py:.1f} = {py / rs:.0%}")
+        for (algorithm, threads), v in rust_rounds.items():
+            rs = float(np.median(v))
+            rust[f"{algorithm} threads={threads}"] = rs
+            py = figures[f"slabclip {algorithm} columns out=t threads={threads}"]["mseg_per_s"]
+            py_new = figures[f"slabclip {algorithm} columns threads={threads}"]["mseg_per_s"]
+            print(f"Rust library, slabclip compare --emit t ({algorithm}, {threads} threads): {rs:.1f} Mseg/s; "
+                  f"Python, same outputs into out= buffers: {py:.1f} = {py / rs:.0%}; "
+                  f"Python, new t_entry, t_exit, class arrays: {py_new:.1f} = {py_new / rs:.0%}")
         result["rust"] = rust
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
