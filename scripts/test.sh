@@ -22,6 +22,8 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "== creating $venv"
   "${PYTHON:-python3}" -m venv "$venv"
 fi
+# The environment's tools first on PATH: maturin's build backend runs the `maturin` command.
+export PATH="$venv/bin:$PATH"
 echo "== pip install maturin numpy pytest hypothesis dask distributed shapely"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet "maturin>=1.5,<2" "numpy>=1.22" pytest hypothesis \
