@@ -1,0 +1,512 @@
+"""slabclip: batch clipping of 2D segments against rectangles, exact at every edge and corner.
+
+numpy arrays in and out. Segments are an ``(N, 4)`` array of rows ``x0, y0, x1, y1`` or a
+tuple of four 1-D columns ``(x0, y0, x1, y1)`` (the structure-of-arrays layout the SIMD kernels
+read best); rays are rows ``ox, oy, dx, dy`` the same way. ``float32`` and ``float64`` are
+computed in their own precision.
+
+*Zero copy*: a C-contiguous ``(N, 4)`` array (or contiguous columns, or a Fortran-ordered
+``(N, 4)`` array, whose columns are contiguous) of ``float32``/``float64`` is read in place.
+Anything else (another dtype such as integers, a strided view, big-endian data) is converted
+once, as numpy functions do. Outputs are new arrays, or the arrays passed in ``out=``, written
+in place. The kernels run with the GIL released; ``threads=N`` runs the call in a pool of N
+threads (by default rayon's global pool, one thread per core). As in the Rust library, only
+``algorithm="auto"`` and the ray queries split a batch across threads; the results are the same
+bits for any thread count.
+
+Errors: a wrong shape, length, rect, polygon, algorithm name or output raises ``ValueError``
+(with the library's message), a dtype that is not a real number ``TypeError``. NaN or ±inf
+coordinates are not errors: such a segment is ``Class.INVALID`` with NaN parameters.
+
+The contract (SPEC §1 of the repository): ``t_entry == 0`` exactly iff the start is in the
+closed rect, ``t_exit == 1`` exactly iff the end is, NaN parameters on a miss, ``t`` within a
+few ulps of the exact value, and clipped endpoints that lie exactly on the cutting edge and
+never outside the rect.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+
+__all__ = [
+    "Class",
+    "NO_HIT",
+    "algorithms",
+    "info",
+    "clip",
+    "clip_pairwise",
+    "clip_grid",
+    "clip_in_place",
+    "cast_rect",
+    "cast_segments",
+    "cast_polygon",
+    "clip_polygon",
+    "workload",
+    "reference",
+]
+
+__version__ = _native.info()["version"]
+
+#: Index reported for "no segment / no edge" (a miss) by ``cast_segments`` and ``cast_polygon``.
+NO_HIT: int = _native.NO_HIT
+
+ArrayLike = Union[np.ndarray, Sequence]
+Segments = Union[np.ndarray, Tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]]
+RectLike = Sequence[float]
+
+
+class Class(enum.IntEnum):
+    """How a segment meets the rect: the ``uint8`` codes of the ``class`` output."""
+
+    OUTSIDE = 0
+    """The clip is empty."""
+    INSIDE = 1
+    """The whole segment is in the rect (``t_entry == 0``, ``t_exit == 1``)."""
+    ENTERS = 2
+    """Starts outside, ends inside."""
+    EXITS = 3
+    """Starts inside, ends outside."""
+    CROSSES = 4
+    """Both ends outside, a piece of positive length inside."""
+    TOUCHES = 5
+    """Meets the rect in one point only (``t_entry == t_exit``)."""
+    INVALID = 255
+    """Some coordinate is NaN or ±inf."""
+
+
+def algorithms() -> list:
+    """The algorithm names ``algorithm=`` accepts: every concrete algorithm, then ``"auto"``."""
+    return list(_native.algorithms())
+
+
+def info() -> dict:
+    """The version, algorithms, what ``auto`` does, the SIMD level the extension was built for
+    (``simd_built``) and the best this CPU supports (``simd_cpu``), lanes per vector, and the
+    number of threads of rayon's global pool (``threads``)."""
+    return dict(_native.info())
+
+
+# --------------------------------------------------------------------------------------------
+# Arguments to the arrays the extension takes.
+
+
+def _float_dtype(dtypes: Iterable[np.dtype], what: str) -> np.dtype:
+    """float32 when every input is float32, else float64; TypeError for non-real dtypes."""
+    dtypes = list(dtypes)
+    for dt in dtypes:
+        if dt.kind not in "biuf":
+            raise TypeError(f"{what} must hold real numbers (float32 or float64), got dtype {dt}")
+    if dtypes and all(dt.kind == "f" and dt.itemsize == 4 for dt in dtypes):
+        return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def _rows_or_columns(x: Segments, what: str, dtype: Optional[np.dtype] = None):
+    """``(N, 4)`` rows or four columns, as the extension takes them: one C-contiguous 2-D
+    array, or a tuple of four contiguous 1-D arrays, all of one float dtype. No copy when the
+    input already is so."""
+    if isinstance(x, (tuple, list)) and len(x) == 4 and not np.isscalar(x[0]):
+        cols = [np.asarray(c) for c in x]
+        for name, c in zip(("x0", "y0", "x1", "y1"), cols):
+            if c.ndim != 1:
+                raise ValueError(f"{what} column {name} must be 1-D, got shape {c.shape}")
+        dt = dtype or _float_dtype((c.dtype for c in cols), what)
+        return tuple(np.ascontiguousarray(c, dtype=dt) for c in cols), dt, len(cols[0])
+    a = np.asarray(x)
+    if a.ndim != 2 or a.shape[1] != 4:
+        raise ValueError(
+            f"{what} must have shape (N, 4) or be four 1-D columns, got shape {a.shape}"
+        )
+    dt = dtype or _float_dtype([a.dtype], what)
+    if a.dtype == dt and a.flags.f_contiguous and not a.flags.c_contiguous:
+        # Fortran order: the columns are contiguous, the kernels' own layout.
+        return tuple(a[:, k] for k in range(4)), dt, a.shape[0]
+    return np.ascontiguousarray(a, dtype=dt), dt, a.shape[0]
+
+
+def _rect(rect: RectLike) -> list:
+    r = np.asarray(rect)
+    if r.shape != (4,):
+        raise ValueError(f"rect must be (xmin, ymin, xmax, ymax), got shape {r.shape}")
+    _float_dtype([r.dtype], "rect")
+    return [float(v) for v in r]
+
+
+def _rects(rects: ArrayLike, dt: np.dtype) -> np.ndarray:
+    r = np.asarray(rects)
+    if r.ndim != 2 or r.shape[1] != 4:
+        raise ValueError(f"rects must have shape (M, 4), got shape {r.shape}")
+    _float_dtype([r.dtype], "rects")
+    return np.ascontiguousarray(r, dtype=dt)
+
+
+def _polygon(vertices: ArrayLike, dt: np.dtype) -> np.ndarray:
+    v = np.asarray(vertices)
+    if v.ndim != 2 or v.shape[1] != 2:
+        raise ValueError(f"polygon vertices must have shape (K, 2), got shape {v.shape}")
+    _float_dtype([v.dtype], "polygon")
+    return np.ascontiguousarray(v, dtype=dt)
+
+
+def _threads(threads: Optional[int]) -> Optional[int]:
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    return int(threads)
+
+
+def _out_array(a, name: str, dtype: np.dtype, n: int) -> np.ndarray:
+    """A user's ``out=`` array for a 1-D output: exactly ``(n,)`` of ``dtype``, contiguous and
+    writeable (it is written in place, never copied)."""
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"out[{name!r}] must be a numpy array, got {type(a).__name__}")
+    if a.dtype != dtype:
+        raise TypeError(f"out[{name!r}] must have dtype {dtype}, got {a.dtype}")
+    if a.shape != (n,):
+        raise ValueError(f"out[{name!r}] must have shape ({n},), got {a.shape}")
+    if not a.flags.writeable:
+        raise ValueError(f"out[{name!r}] is read-only")
+    if not a.flags.c_contiguous:
+        raise ValueError(f"out[{name!r}] must be contiguous")
+    return a
+
+
+def _outputs(
+    kinds: Mapping[str, np.dtype],
+    outputs: Iterable[str],
+    out: Optional[Mapping[str, np.ndarray]],
+    n: int,
+    dt: np.dtype,
+):
+    """The requested outputs (``outputs`` plus the keys of ``out``), each the user's array or a
+    new one; ``"segments"`` is ``(n, 4)`` and goes to the extension as four columns."""
+    out = dict(out or {})
+    names = list(dict.fromkeys([*outputs, *out]))
+    for name in names:
+        if name not in kinds:
+            raise ValueError(f"unknown output {name!r} (expected one of: {', '.join(kinds)})")
+    result, native, after = {}, {}, []
+    for name in names:
+        kind = kinds[name]
+        if name == "segments":
+            given = out.get(name)
+            if given is None:
+                # One row more than needed when n == 0: four empty views at distinct addresses
+                # (the extension refuses outputs that share memory).
+                cols = np.empty((4, max(n, 1)), dtype=dt)[:, :n]
+                result[name] = cols.T  # (n, 4), rows of the clipped segments, no copy
+            else:
+                if not isinstance(given, np.ndarray):
+                    raise TypeError("out['segments'] must be a numpy array")
+                if given.dtype != dt:
+                    raise TypeError(f"out['segments'] must have dtype {dt}, got {given.dtype}")
+                if given.shape != (n, 4):
+                    raise ValueError(f"out['segments'] must have shape ({n}, 4), got {given.shape}")
+                if not given.flags.writeable:
+                    raise ValueError("out['segments'] is read-only")
+                if given.flags.f_contiguous:
+                    cols = given.T
+                else:
+                    cols = np.empty((4, max(n, 1)), dtype=dt)[:, :n]
+                    after.append((given, cols))
+                result[name] = given
+            native["clipped"] = tuple(cols[k] for k in range(4))
+            continue
+        dtype = dt if kind is None else np.dtype(kind)
+        given = out.get(name)
+        if name == "inside" and given is not None and given.dtype == np.bool_:
+            arr = _out_array(given, name, np.dtype(np.bool_), n).view(np.uint8)
+            result[name] = given
+        else:
+            arr = _out_array(given, name, dtype, n) if given is not None else np.empty(n, dtype)
+            result[name] = arr.view(np.bool_) if name == "inside" and given is None else arr
+        native["class_" if name == "class" else name] = arr
+    return result, native, after
+
+
+def _finish(result, after):
+    for given, cols in after:
+        given[...] = cols.T
+    return result
+
+
+_CLIP_OUTPUTS = {"t_entry": None, "t_exit": None, "class": np.uint8, "segments": None}
+_DEFAULT_CLIP = ("t_entry", "t_exit", "class")
+
+
+# --------------------------------------------------------------------------------------------
+# Segments against rects.
+
+
+def clip(
+    segments: Segments,
+    rect: RectLike,
+    *,
+    algorithm: str = "auto",
+    outputs: Iterable[str] = _DEFAULT_CLIP,
+    out: Optional[Mapping[str, np.ndarray]] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, np.ndarray]:
+    """Clips N segments against one rect.
+
+    Parameters
+    ----------
+    segments : (N, 4) array of rows ``x0, y0, x1, y1``, or a tuple of four 1-D columns.
+        float32 or float64 (read in place when contiguous); other real dtypes become float64.
+    rect : ``(xmin, ymin, xmax, ymax)``, the closed rect, rounded to the segments' dtype.
+    algorithm : one of :func:`algorithms` (default ``"auto"``).
+    outputs : which outputs to compute: any of ``"t_entry"``, ``"t_exit"``, ``"class"``,
+        ``"segments"`` (default the first three).
+    out : arrays to write into, by output name (their names are requested too): ``t_entry`` and
+        ``t_exit`` ``(N,)`` of the segments' dtype, ``class`` ``(N,)`` uint8, ``segments``
+        ``(N, 4)`` (written directly when Fortran-ordered, else through one temporary).
+    threads : run in a pool of this many threads (``auto`` splits large batches).
+
+    Returns
+    -------
+    dict of arrays: ``t_entry``, ``t_exit`` (NaN on a miss or invalid segment), ``class``
+    (uint8 codes of :class:`Class`), ``segments`` (the clipped segments, a NaN row on a miss;
+    a Fortran-ordered (N, 4) array when allocated here).
+
+    Example
+    -------
+    >>> r = clip(np.array([[-1.0, 0.5, 0.5, 0.5]]), (0, 0, 1, 1))
+    >>> float(r["t_entry"][0]), Class(r["class"][0]).name
+    (0.6666666666666666, 'ENTERS')
+    """
+    segs, dt, n = _rows_or_columns(segments, "segments")
+    result, native, after = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
+    _native.clip(segs, _rect(rect), algorithm, threads=_threads(threads), **native)
+    return _finish(result, after)
+
+
+def clip_pairwise(
+    segments: Segments,
+    rects: ArrayLike,
+    *,
+    algorithm: str = "auto",
+    outputs: Iterable[str] = _DEFAULT_CLIP,
+    out: Optional[Mapping[str, np.ndarray]] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, np.ndarray]:
+    """Clips segment ``i`` against rect ``i``: ``rects`` is ``(N, 4)`` rows
+    ``xmin, ymin, xmax, ymax`` (converted to the segments' dtype). Outputs as :func:`clip`.
+    A bad rect raises ``ValueError`` naming its row."""
+    segs, dt, n = _rows_or_columns(segments, "segments")
+    r = _rects(rects, dt)
+    result, native, after = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
+    _native.clip_pairwise(segs, r, algorithm, threads=_threads(threads), **native)
+    return _finish(result, after)
+
+
+def clip_grid(
+    segments: Segments,
+    rects: ArrayLike,
+    *,
+    algorithm: str = "auto",
+    structured: bool = False,
+    threads: Optional[int] = None,
+):
+    """Every non-empty clip of N segments by M rects (``(M, 4)`` rows), ordered by segment,
+    then rect.
+
+    Returns a dict of equal-length columns ``segment`` (int64), ``rect`` (int64), ``t_entry``,
+    ``t_exit`` (the segments' dtype) and ``class`` (uint8, never OUTSIDE or INVALID), or with
+    ``structured=True`` one structured array with those fields.
+    """
+    segs, dt, _ = _rows_or_columns(segments, "segments")
+    r = _rects(rects, dt)
+    cols = dict(_native.clip_grid(segs, r, algorithm, threads=_threads(threads)))
+    if not structured:
+        return cols
+    rec = np.empty(
+        len(cols["segment"]),
+        dtype=[("segment", np.int64), ("rect", np.int64), ("t_entry", dt), ("t_exit", dt),
+               ("class", np.uint8)],
+    )
+    for k, v in cols.items():
+        rec[k] = v
+    return rec
+
+
+def clip_in_place(
+    segments: Segments,
+    rect: RectLike,
+    *,
+    algorithm: str = "auto",
+    return_class: bool = False,
+    class_out: Optional[np.ndarray] = None,
+    threads: Optional[int] = None,
+) -> Optional[np.ndarray]:
+    """Clips segments against one rect and writes each clipped segment over the input (a NaN
+    row on a miss).
+
+    ``segments`` must be a writeable float32/float64 ``(N, 4)`` array (any order: C and Fortran
+    order are clipped where they are, other layouts through one temporary) or a tuple of four
+    writeable contiguous 1-D columns. Returns the class codes when ``return_class`` or
+    ``class_out`` (a ``(N,)`` uint8 array to write into) is given, else None.
+    """
+    if isinstance(segments, (tuple, list)):
+        cols = tuple(segments)
+        if len(cols) != 4 or not all(isinstance(c, np.ndarray) for c in cols):
+            raise TypeError("segments for clip_in_place must be an array or four numpy columns")
+        target, dt, n, temp = cols, _float_dtype([c.dtype for c in cols], "segments"), len(cols[0]), None
+        if any(c.dtype != dt for c in cols):
+            raise TypeError("the four columns must all be float32 or all float64")
+    else:
+        if not isinstance(segments, np.ndarray):
+            raise TypeError("segments for clip_in_place must be a numpy array (it is written in place)")
+        a = segments
+        if a.ndim != 2 or a.shape[1] != 4:
+            raise ValueError(f"segments must have shape (N, 4), got shape {a.shape}")
+        if a.dtype not in (np.float32, np.float64) or not a.dtype.isnative:
+            raise TypeError(f"segments for clip_in_place must be float32 or float64, got {a.dtype}")
+        if not a.flags.writeable:
+            raise ValueError("segments is read-only: clip_in_place writes into it")
+        dt, n, temp = a.dtype, a.shape[0], None
+        if a.flags.c_contiguous:
+            target = a
+        elif a.flags.f_contiguous:
+            target = tuple(a[:, k] for k in range(4))
+        else:
+            temp = np.ascontiguousarray(a)
+            target = temp
+    cls = None
+    if class_out is not None:
+        cls = _out_array(class_out, "class", np.dtype(np.uint8), n)
+    elif return_class:
+        cls = np.empty(n, np.uint8)
+    _native.clip_in_place(target, _rect(rect), algorithm, class_=cls, threads=_threads(threads))
+    if temp is not None:
+        segments[...] = temp
+    return cls
+
+
+# --------------------------------------------------------------------------------------------
+# Rays and convex polygons.
+
+
+def _t_max(t_max: float) -> float:
+    t = float(t_max)
+    if math.isnan(t) or t < 0:
+        raise ValueError(f"invalid argument: t_max must be a non-negative number, got {t_max}")
+    return t
+
+
+def cast_rect(
+    rays: Segments,
+    rect: Union[RectLike, ArrayLike],
+    *,
+    t_max: float = math.inf,
+    outputs: Iterable[str] = ("t_entry", "t_exit", "class"),
+    out: Optional[Mapping[str, np.ndarray]] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, np.ndarray]:
+    """Rays ``O + t·D``, ``t ∈ [0, t_max]`` (rows ``ox, oy, dx, dy`` or four columns) against a
+    rect: one ``(xmin, ymin, xmax, ymax)`` for every ray, or an ``(N, 4)`` array, rect ``i``
+    for ray ``i``.
+
+    Returns ``t_entry`` (``0`` exactly iff the origin is in the closed rect), ``t_exit`` (at
+    most ``t_max``), NaN on a miss, and ``class`` codes with ``t_max`` in the place of 1.
+    ``D = (0, 0)`` or a non-finite ray is INVALID.
+    """
+    r, dt, n = _rows_or_columns(rays, "rays")
+    result, native, after = _outputs(
+        {"t_entry": None, "t_exit": None, "class": np.uint8}, outputs, out, n, dt
+    )
+    rect_arr = np.asarray(rect)
+    single, many = (_rect(rect), None) if rect_arr.ndim == 1 else (None, _rects(rect, dt))
+    _native.cast_rect(r, single, many, _t_max(t_max), threads=_threads(threads), **native)
+    return _finish(result, after)
+
+
+def cast_segments(
+    rays: Segments,
+    segments: Segments,
+    *,
+    t_max: float = math.inf,
+    outputs: Iterable[str] = ("t", "s", "index", "nx", "ny"),
+    out: Optional[Mapping[str, np.ndarray]] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, np.ndarray]:
+    """Each ray's closest hit among a set of M segments.
+
+    Returns ``t`` (the ray parameter, NaN on a miss), ``s`` (the segment's own parameter of the
+    hit point in [0, 1]), ``index`` (uint32, the lowest on a tie, :data:`NO_HIT` on a miss) and
+    ``nx``, ``ny`` (the segment's unit normal facing the ray). A segment collinear with the ray
+    is hit at the first point of overlap. The segment set is converted to the rays' dtype and,
+    given as rows, copied once to columns.
+    """
+    r, dt, n = _rows_or_columns(rays, "rays")
+    s, _, _ = _rows_or_columns(segments, "segments", dtype=dt)
+    kinds = {"t": None, "s": None, "index": np.uint32, "nx": None, "ny": None}
+    result, native, after = _outputs(kinds, outputs, out, n, dt)
+    _native.cast_segments(r, s, _t_max(t_max), threads=_threads(threads), **native)
+    return _finish(result, after)
+
+
+def cast_polygon(
+    rays: Segments,
+    polygon: ArrayLike,
+    *,
+    t_max: float = math.inf,
+    exit: bool = False,
+    outputs: Iterable[str] = ("t", "x", "y", "nx", "ny", "edge", "inside"),
+    out: Optional[Mapping[str, np.ndarray]] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, np.ndarray]:
+    """Rays against a convex polygon given by its ``(K, 2)`` vertices in order (either
+    orientation; non-convex, fewer than 3 distinct vertices or non-finite is a ValueError).
+
+    Returns ``t``, the hit point ``x``, ``y``, the outward unit normal ``nx``, ``ny`` of the
+    edge hit and its index ``edge`` (uint32, :data:`NO_HIT` for none), and ``inside`` (bool):
+    the origin lies in the closed polygon, reported with ``t = 0`` and no edge, or with
+    ``exit=True`` where the ray leaves the polygon instead.
+    """
+    r, dt, n = _rows_or_columns(rays, "rays")
+    v = _polygon(polygon, dt)
+    kinds = {"t": None, "x": None, "y": None, "nx": None, "ny": None, "edge": np.uint32,
+             "inside": np.uint8}
+    result, native, after = _outputs(kinds, outputs, out, n, dt)
+    _native.cast_polygon(r, v, _t_max(t_max), bool(exit), threads=_threads(threads), **native)
+    return _finish(result, after)
+
+
+def clip_polygon(
+    segments: Segments,
+    polygon: ArrayLike,
+    *,
+    outputs: Iterable[str] = _DEFAULT_CLIP,
+    out: Optional[Mapping[str, np.ndarray]] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, np.ndarray]:
+    """Clips N segments against a convex polygon (Cyrus–Beck; ``(K, 2)`` vertices as in
+    :func:`cast_polygon`), with the contract and outputs of :func:`clip`."""
+    segs, dt, n = _rows_or_columns(segments, "segments")
+    v = _polygon(polygon, dt)
+    result, native, after = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
+    _native.clip_polygon(segs, v, threads=_threads(threads), **native)
+    return _finish(result, after)
+
+
+def workload(name: str = "mixed", n: int = 1 << 20, *, seed: int = 1, dtype=np.float32) -> np.ndarray:
+    """``n`` segments of one of ``slabclip gen``'s seeded workloads (``mixed``,
+    ``mostly-inside``, ``mostly-outside``, ``edge-grazing``, ``axis-parallel``, ``random-walk``,
+    ``road-like``), all drawn around the unit square ``(0, 0, 1, 1)``, as an ``(n, 4)`` array;
+    the same values as ``slabclip gen --dist NAME --n N --seed S``."""
+    dt = np.dtype(dtype)
+    if dt not in (np.float32, np.float64):
+        raise TypeError(f"dtype must be float32 or float64, got {dt}")
+    return _native.generate(name, int(n), int(seed), dt == np.float64)
+
+
+from . import reference  # noqa: E402  (uses the helpers above)

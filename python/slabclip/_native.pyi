@@ -1,0 +1,127 @@
+"""Type stubs of the Rust extension ``slabclip._native``: the library's batch calls on numpy
+arrays. Use the documented wrappers in :mod:`slabclip`; these take pre-checked arrays only:
+segments/rays as one C-contiguous (N, 4) float32/float64 array or a tuple of four contiguous
+1-D columns, outputs as contiguous writeable arrays of the input's length."""
+
+from typing import Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+_F = npt.NDArray[np.floating]
+_Input = Union[_F, Tuple[_F, _F, _F, _F]]
+_Cols = Tuple[_F, _F, _F, _F]
+
+PARALLEL_MIN: int
+NO_HIT: int
+
+def clip(
+    segments: _Input,
+    rect: Sequence[float],
+    algorithm: str,
+    t_entry: Optional[_F] = None,
+    t_exit: Optional[_F] = None,
+    class_: Optional[npt.NDArray[np.uint8]] = None,
+    clipped: Optional[_Cols] = None,
+    threads: Optional[int] = None,
+) -> None:
+    """Clips every segment by one rect into the given outputs (GIL released)."""
+
+def clip_pairwise(
+    segments: _Input,
+    rects: _F,
+    algorithm: str,
+    t_entry: Optional[_F] = None,
+    t_exit: Optional[_F] = None,
+    class_: Optional[npt.NDArray[np.uint8]] = None,
+    clipped: Optional[_Cols] = None,
+    threads: Optional[int] = None,
+) -> None:
+    """Clips segment i by rect i (rects: C-contiguous (N, 4), the segments' dtype)."""
+
+def clip_grid(
+    segments: _Input, rects: _F, algorithm: str, threads: Optional[int] = None
+) -> dict:
+    """Every non-empty clip of N segments by M rects: columns segment, rect, t_entry, t_exit, class."""
+
+def clip_in_place(
+    segments: Union[_F, _Cols],
+    rect: Sequence[float],
+    algorithm: str,
+    class_: Optional[npt.NDArray[np.uint8]] = None,
+    threads: Optional[int] = None,
+) -> None:
+    """Writes the clipped segments over a writeable C-contiguous (N, 4) array or four columns."""
+
+def cast_rect(
+    rays: _Input,
+    rect: Optional[Sequence[float]],
+    rects: Optional[_F],
+    t_max: float,
+    t_entry: Optional[_F] = None,
+    t_exit: Optional[_F] = None,
+    class_: Optional[npt.NDArray[np.uint8]] = None,
+    threads: Optional[int] = None,
+) -> None:
+    """Rays against one rect, or rect i for ray i."""
+
+def cast_segments(
+    rays: _Input,
+    segments: _Input,
+    t_max: float,
+    t: Optional[_F] = None,
+    s: Optional[_F] = None,
+    index: Optional[npt.NDArray[np.uint32]] = None,
+    nx: Optional[_F] = None,
+    ny: Optional[_F] = None,
+    threads: Optional[int] = None,
+) -> None:
+    """Each ray's closest hit among the segments."""
+
+def cast_polygon(
+    rays: _Input,
+    vertices: _F,
+    t_max: float,
+    exit: bool,
+    t: Optional[_F] = None,
+    x: Optional[_F] = None,
+    y: Optional[_F] = None,
+    nx: Optional[_F] = None,
+    ny: Optional[_F] = None,
+    edge: Optional[npt.NDArray[np.uint32]] = None,
+    inside: Optional[npt.NDArray[np.uint8]] = None,
+    threads: Optional[int] = None,
+) -> None:
+    """Rays against a convex polygon ((K, 2) C-contiguous vertices, the rays' dtype)."""
+
+def clip_polygon(
+    segments: _Input,
+    vertices: _F,
+    t_entry: Optional[_F] = None,
+    t_exit: Optional[_F] = None,
+    class_: Optional[npt.NDArray[np.uint8]] = None,
+    clipped: Optional[_Cols] = None,
+    threads: Optional[int] = None,
+) -> None:
+    """Segments against a convex polygon (Cyrus-Beck)."""
+
+def violations(
+    segments: _Input,
+    rect: Sequence[float],
+    t_entry: _F,
+    t_exit: _F,
+    class_: npt.NDArray[np.uint8],
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.uint8]:
+    """1 where a result breaks the contract against the exact reference."""
+
+def exact_class(
+    segments: _Input, rect: Sequence[float], threads: Optional[int] = None
+) -> npt.NDArray[np.uint8]:
+    """The exact class code of every segment."""
+
+def generate(dist: str, n: int, seed: int, double: bool) -> _F:
+    """n segments of a named workload as an (n, 4) array."""
+
+def algorithms() -> list: ...
+def info() -> dict: ...
