@@ -78,7 +78,11 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
     let start_in = r.contains(ray.ox, ray.oy);
     // From outside, the entry is positive even where it underflowed (as `finish_range` reports
     // it), so that `t_max = 0` never puts an outside origin in the rect.
-    let entry = L::select(start_in, raw.entry, raw.entry.max_any(L::splat(L::Scalar::TINY)));
+    let entry = L::select(
+        start_in,
+        raw.entry,
+        raw.entry.max_any(L::splat(L::Scalar::TINY)),
+    );
     let ends = Ends {
         start_in,
         // t_max lies in [entry, exit]: the ray ends in the rect. Never for t_max = ∞ (no point

@@ -54,8 +54,8 @@ fn axis_code<F: Real>(
     (at_start, other_in): (bool, bool),
 ) -> u8 {
     let (before, after) = if rising { (low, high) } else { (high, low) };
-    let before_ok = !(other_in && !at_start);
-    let after_ok = !(other_in && at_start);
+    let before_ok = !other_in || at_start;
+    let after_ok = !other_in || !at_start;
     (if before_ok && t < near { before } else { 0 }) | (if after_ok && t > far { after } else { 0 })
 }
 
