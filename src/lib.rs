@@ -49,23 +49,26 @@
 //!   [`Class`].
 //! * `t_entry == 0.0` exactly iff `P0` is in the rect, and `t_exit == 1.0` exactly iff `P1` is,
 //!   decided by comparisons, in every kernel. An endpoint outside never gets `0` or `1` from a
-//!   rounding or an underflow: `t_entry` is then at least the smallest subnormal and `t_exit` at
-//!   most `1 − ε/2`. An endpoint inside is always a hit.
+//!   rounding or an underflow: other parameters are kept within `[TINY, 1 − ε/2]` (`TINY` the
+//!   smallest subnormal). An endpoint inside is always a hit.
+//! * The far ends are exact too: `t_entry == 1.0` only when the segment enters exactly at `P1`
+//!   (`P1` on the boundary line it enters through) and `t_exit == 0.0` only when it leaves
+//!   exactly at `P0`, decided by comparing the endpoint with the bounds. So a segment from
+//!   outside to a point strictly inside is always `Enters`, its clipped start exactly on the
+//!   crossed edge, however close to that edge the inside point is; likewise `Exits`.
 //! * A parallel axis (`dx` or `dy` is `0.0` or `-0.0`) is all or nothing; no `0/0` or `∞·0` leaks.
 //! * A zero-length segment is `Inside` with `[0, 1]` when its point is in the rect, else `Outside`.
 //! * NaN or ±∞ in any coordinate is `Invalid`, with NaN parameters.
-//! * `t_entry`, `t_exit` are within 2 ulps of the exact slab formula `(bound − p)/d`. Plain
-//!   floating-point division of two rounded differences can be 2.5 ulps off; slabclip carries
-//!   the rounding errors of both differences (TwoSum), takes one reciprocal per axis, and
-//!   corrects the quotient with its exact residual (a fused multiply-add), which keeps it within
-//!   about half an ulp. Magnitudes near underflow or overflow take a slower path by division
-//!   (about 1 ulp); coordinates whose differences overflow are halved first. Without FMA the
-//!   residual comes from Dekker's exact product, which gives the same bits, so the results do
-//!   not depend on the build.
-//! * With both endpoints outside, a parameter that rounded onto 0 or 1 can only be a graze and
-//!   is reported as a miss; in particular two endpoints beyond the same edge are always a miss.
-//! * Hit versus miss follows exact arithmetic except when the exact entry and exit are within a
-//!   few ulps of each other (a graze of a corner).
+//! * `t_entry`, `t_exit` are within 6 ulps of the exact slab formula `(bound − p)/d`: slabclip
+//!   computes `(bound − p)·(1/d)`, one division per axis, four roundings of half an ulp. Where a
+//!   coordinate difference is subnormal or beyond `2^126` (`2^1022` for `f64`), so that `1/d`
+//!   would lose its precision, that lane takes a slower path by division (about 1 ulp);
+//!   coordinates whose differences overflow are halved first. Every operation is one IEEE
+//!   operation per lane, so the results do not depend on the SIMD level or the thread count.
+//! * With both endpoints outside, a hit needs an entry below `1 − 2ε` and an exit above 0, so
+//!   two endpoints beyond the same edge are always a miss, and a graze of a corner whose exact
+//!   interval is shorter than a few ulps may go either way. With an endpoint inside there is no
+//!   such allowance: hit, class and the exact ends follow exact arithmetic.
 //! * Clipped segments ([`Clip::segment`], [`ClipOutput::segments`]): an endpoint inside comes back
 //!   bit for bit; a cut endpoint has exactly the bound of the edge that cut it as one
 //!   coordinate; every point lies in the closed rect. A miss is a row of NaN.
@@ -78,10 +81,12 @@
 //!
 //! ## Layout of the crate
 //!
-//! [`real`] (the two float types and the lane abstraction) → [`geom`] (rects, segments,
+//! [`real`] (the two float types and the lane abstraction, as traits) ← [`simd`] (the vector
+//! lanes and the build's SIMD level) ← `scalar.rs` (`f32`, `f64` as lanes); then [`geom`] (rects, segments,
 //! classes) → [`buffers`] (SoA batches and outputs) → [`kernels`] (one file per algorithm,
 //! sharing `kernels/contract.rs`; `auto` and its threads) → [`shapes`] (pairwise, N × M hit
-//! lists, in place), [`rect_set`] (N × M through a broad phase) → [`io`] (files) → the
+//! lists, in place), [`rect_set`] (N × M through a broad phase), [`grid`] (pieces in the cells
+//! of a regular grid) → [`io`] (files) → the
 //! `slabclip` binary.
 
 #![warn(missing_docs)]

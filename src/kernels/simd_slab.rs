@@ -8,9 +8,11 @@
 //! the last len % LANES segments: the same functions on scalar lanes
 //! ```
 //!
-//! Branch-free but for one rarely taken branch per boundary (`plane_t`'s overflow path, when a
-//! coordinate difference leaves the float range). Because scalar and vector lanes run the same
-//! IEEE operations, this kernel gives the same bits as `slab-scalar` at every batch length.
+//! Branch-free but for two rarely taken branches per chunk: the careful path for coordinate
+//! differences out of `axis_t`'s range (NaN, ±∞, subnormal, beyond `2^126`), and the exact
+//! far-end test when a parameter rounds near an endpoint inside (`contract::finish_range`).
+//! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
+//! as `slab-scalar` at every batch length.
 
 use super::contract::{clipped, finish, Finished, RectLanes};
 use super::slab::slab_raw;
