@@ -161,6 +161,22 @@ pub(crate) fn in_range<L: Lane>(d: L) -> L::Mask {
     (lo.le(m) & m.le(hi)) | d.eq_(L::splat(L::Scalar::ZERO))
 }
 
+/// [`in_range`] of both axes: first one test of the chunk's magnitudes at once (the smaller
+/// `|d|` at least `RANGE_LO`, the larger at most `RANGE_HI`; `min`/`max` in the orders that
+/// keep a NaN of either axis), then, only where that fails (a parallel axis, or a lane out of
+/// range), the per-lane test.
+#[inline(always)]
+pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let (lo, hi) = (L::splat(L::Scalar::RANGE_LO), L::splat(L::Scalar::RANGE_HI));
+    let cheap = lo.le(ax.min_any(ay)) & ay.max_any(ax).le(hi);
+    if L::any(!cheap) {
+        in_range(dx) & in_range(dy)
+    } else {
+        cheap
+    }
+}
+
 /// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):
 /// one reciprocal, two products.
 ///
@@ -411,9 +427,9 @@ pub(crate) fn finish_range<L: Lane>(
     // The far ends: exactly `top` or 0 only when the segment meets the boundary exactly at the
     // endpoint inside. Rounding puts such lanes at `below_top` or beyond (entry) and at 0 or
     // below (exit), so only chunks with such a lane compare coordinates.
-    let entering = e.end_in & !e.start_in;
-    let leaving = e.start_in & !e.end_in;
-    if L::any((entering & raw.entry.ge(e.below_top)) | (leaving & raw.exit.le(zero))) {
+    if L::any((e.end_in & raw.entry.ge(e.below_top)) | (e.start_in & raw.exit.le(zero))) {
+        let entering = e.end_in & !e.start_in;
+        let leaving = e.start_in & !e.end_in;
         let f = far_ends();
         t_entry = L::select(entering & f.end_on_entry, e.top, t_entry);
         t_exit = L::select(leaving & f.start_on_exit, zero, t_exit);

@@ -10,7 +10,9 @@
 //! are read, never multiplied by a zero into a result. The body is written over [`Lane`]: the SIMD kernel runs
 //! this very function on vectors, which is why the two give the same bits.
 
-use super::contract::{axis_t, delta, in_range, segment_axis_careful, slab, Raw, RectLanes};
+use super::contract::{
+    axis_t, delta, in_range, in_range_both, segment_axis_careful, slab, Raw, RectLanes,
+};
 use super::{clip_with, Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -27,13 +29,15 @@ pub struct SlabScalar;
 #[inline(always)]
 pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
     let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-    let ok = in_range(dx) & in_range(dy);
+    let ok = in_range_both(dx, dy);
     if L::any(!ok) {
         return slab_raw_careful(r, s);
     }
     let tx = axis_t(r.xmin, r.xmax, s.x0, dx);
     let ty = axis_t(r.ymin, r.ymax, s.y0, dy);
-    Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE), ok)
+    // Every lane passed, so every coordinate is finite: a constant the compiler folds away.
+    let one = L::splat(L::Scalar::ONE);
+    Raw::from_slabs(slab(tx), slab(ty), one, one.eq_(one))
 }
 
 /// [`slab_raw`] for a chunk with a lane out of `axis_t`'s range: those lanes by `careful_t`,
