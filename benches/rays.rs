@@ -14,10 +14,13 @@ use parry2d::math::Vec2;
 use parry2d::query::{Ray as PRay, RayCast};
 use parry2d::shape::{ConvexPolygon as PPolygon, Segment as PSegment};
 use slabclip::cast::{
-    cast_polygon, cast_polygon_one, cast_segments, cast_segments_one, PolygonCastOutput,
-    SegmentsCastOutput,
+    cast_polygon, cast_polygon_one, cast_rect, cast_segments, cast_segments_one, PolygonCastOutput,
+    RectCastOutput, SegmentsCastOutput,
 };
-use slabclip::{ConvexPolygon, InsideMode, Ray, Rays, Segment, Segments, NO_HIT};
+use slabclip::workload::Dist;
+use slabclip::{
+    Algorithm, ClipOutput, ConvexPolygon, InsideMode, Ray, Rays, Segment, Segments, NO_HIT,
+};
 
 /// SplitMix64, for seeded scenes.
 struct Rng(u64);
@@ -212,5 +215,53 @@ fn rays_x_polygons(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, rays_x_segments, rays_x_polygons);
+/// Ray × rect against `simd-slab` on the same geometry (SPEC §2's ray × rect is the segment
+/// clip's slab on `[0, t_max]`): the 64K `mixed` segments, and the rays `O = P0`, `D = P1 − P0`,
+/// `t_max = 1`; both asked for `t_entry`, `t_exit`, on one thread. Throughput in rays (segments).
+fn ray_rect_vs_segments(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ray_rect_vs_segments");
+    let pool = one_thread();
+    let n = 1 << 16;
+    let w = Dist::Mixed.generate::<f32>(n, 1);
+    let segs = w.segments.as_ref();
+    let (x0, y0, x1, y1) = segs.columns();
+    let rows: Vec<Ray<f32>> = (0..n)
+        .map(|i| Ray::new(x0[i], y0[i], x1[i] - x0[i], y1[i] - y0[i]))
+        .collect();
+    let rays = Rays::from_rows(&rows);
+    let (mut a, mut b) = (vec![0f32; n], vec![0f32; n]);
+    group.throughput(Throughput::Elements(n as u64));
+    pool.install(|| {
+        group.bench_function(BenchmarkId::new("simd-slab segments", n), |bench| {
+            bench.iter(|| {
+                let mut out = ClipOutput {
+                    t_entry: Some(&mut a),
+                    t_exit: Some(&mut b),
+                    ..Default::default()
+                };
+                Algorithm::SimdSlab
+                    .clip(&w.rect, black_box(&segs), &mut out)
+                    .expect("sized outputs")
+            })
+        });
+        group.bench_function(BenchmarkId::new("ray x rect", n), |bench| {
+            bench.iter(|| {
+                let mut out = RectCastOutput {
+                    t_entry: Some(&mut a),
+                    t_exit: Some(&mut b),
+                    ..Default::default()
+                };
+                cast_rect(&w.rect, black_box(&rays.as_ref()), 1.0, &mut out).expect("sized outputs")
+            })
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    rays_x_segments,
+    rays_x_polygons,
+    ray_rect_vs_segments
+);
 criterion_main!(benches);
