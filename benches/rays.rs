@@ -231,8 +231,8 @@ fn ray_rect_vs_segments(c: &mut Criterion) {
     let rays = Rays::from_rows(&rows);
     let (mut a, mut b) = (vec![0f32; n], vec![0f32; n]);
     group.throughput(Throughput::Elements(n as u64));
-    pool.install(|| {
-        group.bench_function(BenchmarkId::new("simd-slab segments", n), |bench| {
+    group.bench_function(BenchmarkId::new("simd-slab segments", n), |bench| {
+        pool.install(|| {
             bench.iter(|| {
                 let mut out = ClipOutput {
                     t_entry: Some(&mut a),
@@ -243,8 +243,10 @@ fn ray_rect_vs_segments(c: &mut Criterion) {
                     .clip(&w.rect, black_box(&segs), &mut out)
                     .expect("sized outputs")
             })
-        });
-        group.bench_function(BenchmarkId::new("ray x rect", n), |bench| {
+        })
+    });
+    group.bench_function(BenchmarkId::new("ray x rect", n), |bench| {
+        pool.install(|| {
             bench.iter(|| {
                 let mut out = RectCastOutput {
                     t_entry: Some(&mut a),
@@ -253,7 +255,7 @@ fn ray_rect_vs_segments(c: &mut Criterion) {
                 };
                 cast_rect(&w.rect, black_box(&rays.as_ref()), 1.0, &mut out).expect("sized outputs")
             })
-        });
+        })
     });
     group.finish();
 }
