@@ -50,7 +50,7 @@ pub(crate) fn prefilter<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (L::Mask, 
 
 /// One chunk: the trivial answers when the prefilter settles every lane, else the slab.
 #[inline(always)]
-fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Finished<L> {
+fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Finished<L>> {
     use crate::Real;
     let (inside, trivial) = prefilter(r, s);
     if L::any(!trivial) {
@@ -61,13 +61,13 @@ fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Finished<L> {
         L::splat(L::Scalar::ONE),
         L::splat(L::Scalar::NAN),
     );
-    Finished {
+    Some(Finished {
         valid: zero.eq_(zero),
         t_entry: L::select(inside, zero, nan),
         t_exit: L::select(inside, one, nan),
         entry_y: zero.lt(zero),
         exit_y: zero.lt(zero),
-    }
+    })
 }
 
 impl ClipKernel for Hybrid {

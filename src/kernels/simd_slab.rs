@@ -15,7 +15,7 @@
 //! as `slab-scalar` at every batch length.
 
 use super::contract::{clipped, finish, Finished, RectLanes};
-use super::slab::slab_raw;
+use super::slab::{slab_raw_careful, slab_raw_fast};
 use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
@@ -209,7 +209,7 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
     rects: &R,
     input: &S,
     out: &mut ClipOutput<'_, F>,
-    chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Finished<F::Simd>,
+    chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
 ) {
     let t = out.t_entry.is_some() || out.t_exit.is_some();
     match (t, out.class.is_some(), out.segments.is_some()) {
@@ -232,13 +232,15 @@ fn drive_as<
     rects: &R,
     input: &S,
     out: &mut ClipOutput<'_, F>,
-    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Finished<F::Simd>,
+    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
 ) {
     let n = input.len();
     let full = for_each_chunk(input, |i, s| {
         let r = rects.lanes(i);
-        let f = chunk(&r, &s);
-        store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f));
+        match chunk(&r, &s) {
+            Some(f) => store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f)),
+            None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i),
+        }
     });
     for i in full..n {
         let (rect, seg) = (rects.rect(i), input.segment(i));
@@ -246,12 +248,34 @@ fn drive_as<
     }
 }
 
+/// The chunk from `i` with a lane out of `axis_t`'s range (NaN, ±∞, extreme magnitudes),
+/// loaded again from the input: `slab_raw_careful`, then stored as [`drive_as`] would.
+#[inline(never)]
+#[cold]
+fn careful_chunk<
+    F: Real,
+    R: RectSource<F> + ?Sized,
+    S: SegmentSource<F> + ?Sized,
+    const T: bool,
+    const C: bool,
+    const SEGS: bool,
+>(
+    rects: &R,
+    input: &S,
+    out: &mut ClipOutput<'_, F>,
+    i: usize,
+) {
+    let (r, s) = (rects.lanes(i), load_chunk(input, i));
+    let f = finish(&r, &s, slab_raw_careful(&r, &s));
+    store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f));
+}
+
 /// `simd-slab`'s answer for one chunk. Callers pass it to [`drive`] inside a closure
 /// (`|r, s| slab_chunk(r, s)`): passed as a function item, the loop measured about 30% slower
 /// (`compare --dist mixed --n 64K`: 297–318 against 426–463 Mseg/s).
 #[inline(always)]
-pub(super) fn slab_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Finished<L> {
-    finish(r, s, slab_raw(r, s))
+pub(super) fn slab_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Finished<L>> {
+    slab_raw_fast(r, s).map(|raw| finish(r, s, raw))
 }
 
 impl SimdSlab {

@@ -28,16 +28,24 @@ pub struct SlabScalar;
 /// gives the other lanes the same bits again. A chunk that passes has only finite coordinates.
 #[inline(always)]
 pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
+    slab_raw_fast(r, s).unwrap_or_else(|| slab_raw_careful(r, s))
+}
+
+/// [`slab_raw`] where every lane is in `axis_t`'s range, else `None`: the vector loop then
+/// redoes the chunk with [`slab_raw_careful`] from its index (`simd_slab::drive`), so that no
+/// call in the hot loop needs the chunk in memory (that call cost about a third of the loop).
+#[inline(always)]
+pub(crate) fn slab_raw_fast<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Raw<L>> {
     let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
     let ok = in_range_both(dx, dy);
     if L::any(!ok) {
-        return slab_raw_careful(r, s);
+        return None;
     }
     let tx = axis_t(r.xmin, r.xmax, s.x0, dx);
     let ty = axis_t(r.ymin, r.ymax, s.y0, dy);
     // Every lane passed, so every coordinate is finite: a constant the compiler folds away.
     let one = L::splat(L::Scalar::ONE);
-    Raw::from_slabs(slab(tx), slab(ty), one, one.eq_(one))
+    Some(Raw::from_slabs(slab(tx), slab(ty), one, one.eq_(one)))
 }
 
 /// [`slab_raw`] for a chunk with a lane out of `axis_t`'s range: those lanes by `careful_t`,
@@ -45,7 +53,7 @@ pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
 /// taken by chunks with NaN, ±∞ or extreme magnitudes only.
 #[inline(never)]
 #[cold]
-fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
+pub(crate) fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
     let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
     let (ok_x, ok_y) = (in_range(dx), in_range(dy));
     let tx = axis_t(r.xmin, r.xmax, s.x0, dx);
