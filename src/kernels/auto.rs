@@ -1,23 +1,20 @@
 //! `auto`: the engine's own choice for a batch.
 //!
 //! ```text
-//! kernel = hybrid     if at least HYBRID_SHARE of an even sample of the batch is trivial
-//!                     (both ends inside, or both beyond one edge: what hybrid's prefilter settles)
-//!          simd-slab  otherwise
+//! kernel = simd-slab
 //! n < PARALLEL_MIN (or one thread):  kernel on the calling thread
 //! else:  halve the batch (at multiples of 64) down to pieces of about n / (4 · threads) and run
 //!        the kernel on the pieces with rayon::join, in rayon's current pool
 //! ```
 //!
-//! The kernel is chosen once for the whole batch, and every segment's answer depends on that
-//! segment alone, so the output is bit-identical whatever the thread count or the split. Both
-//! thresholds were measured on the development machine: see the README's "Speed" section.
+//! Every segment's answer depends on that segment alone, so the output is bit-identical
+//! whatever the thread count or the split. `auto` used to pick `hybrid` for batches whose sample
+//! was at least 90% trivial; with the 6-ulp kernel `simd-slab` is as fast or faster on every
+//! shipped workload, `hybrid`'s best cases included (README, "Speed"), so it no longer does.
 
 use core::ops::Range;
 
-use super::contract::RectLanes;
-use super::hybrid::prefilter;
-use super::{Algorithm, ClipKernel, Hybrid, SimdSlab};
+use super::{ClipKernel, SimdSlab};
 use crate::buffers::{ClipOutput, SegmentSource, Window};
 use crate::error::Error;
 use crate::geom::Rect;
@@ -27,40 +24,9 @@ use crate::real::Real;
 /// thread costs more than it saves (measured: see the README).
 pub const PARALLEL_MIN: usize = 1 << 17;
 
-/// The share of trivially settled segments in a sample above which `auto` picks `hybrid`.
-pub const HYBRID_SHARE: f64 = 0.9;
-
-/// How many segments `auto` looks at to choose.
-const SAMPLE: usize = 256;
-
 /// What `auto` does, in one line (for `slabclip info`).
 pub fn auto_rule() -> String {
-    format!(
-        "hybrid when at least {:.0}% of a {SAMPLE}-segment sample is trivially inside or outside, \
-         else simd-slab; rayon's threads from {PARALLEL_MIN} segments",
-        HYBRID_SHARE * 100.0
-    )
-}
-
-/// The kernel `auto` runs on this batch: `hybrid` or `simd-slab`.
-pub(super) fn choose<F: Real, S: SegmentSource<F> + ?Sized>(
-    rect: &Rect<F>,
-    input: &S,
-) -> Algorithm {
-    let n = input.len();
-    if n == 0 {
-        return Algorithm::SimdSlab;
-    }
-    let r = RectLanes::<F>::splat(rect);
-    let picks = n.min(SAMPLE);
-    let trivial = (0..picks)
-        .filter(|k| prefilter(&r, &input.segment(k * n / picks)).1)
-        .count();
-    if trivial as f64 >= HYBRID_SHARE * picks as f64 {
-        Algorithm::Hybrid
-    } else {
-        Algorithm::SimdSlab
-    }
+    format!("simd-slab; rayon's threads from {PARALLEL_MIN} segments")
 }
 
 /// Runs `auto` on a batch; see the module docs.
@@ -71,27 +37,13 @@ pub(super) fn clip<F: Real, S: SegmentSource<F> + ?Sized>(
 ) -> Result<(), Error> {
     let n = input.len();
     out.check_len(n)?;
-    let kernel = choose(rect, input);
     if n < PARALLEL_MIN || rayon::current_num_threads() < 2 {
         // The batch itself, not a window over it: the kernel is instantiated for `S` directly.
-        return run(kernel, rect, input, out);
+        return SimdSlab::clip(rect, input, out);
     }
     in_pieces(n, out.reborrow(), &|range, mut out| {
-        run(kernel, rect, &Window::new(input, range), &mut out)
+        SimdSlab::clip(rect, &Window::new(input, range), &mut out)
     })
-}
-
-/// The chosen kernel on one batch or piece.
-fn run<F: Real, S: SegmentSource<F> + ?Sized>(
-    kernel: Algorithm,
-    rect: &Rect<F>,
-    input: &S,
-    out: &mut ClipOutput<'_, F>,
-) -> Result<(), Error> {
-    match kernel {
-        Algorithm::Hybrid => Hybrid::clip(rect, input, out),
-        _ => SimdSlab::clip(rect, input, out),
-    }
 }
 
 /// The piece function of [`in_pieces`]: a range of the batch and the outputs of that range.
