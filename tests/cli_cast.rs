@@ -1,7 +1,8 @@
 //! `slabclip cast`: the three targets end to end (the `.npz` read back and compared with the
 //! library), and the error rules: exit codes, one-line messages, nothing written on failure.
 
-use std::io::Read;
+mod files;
+use files::npz_array as array;
 
 use npyz::WriterBuilder;
 use std::path::Path;
@@ -30,17 +31,6 @@ fn write_rows(path: &Path, rows: &[[f64; 4]]) {
     w.extend(rows.iter().flatten().copied()).unwrap();
     w.finish().unwrap();
     std::fs::write(path, buf).unwrap();
-}
-
-/// Array `name` of an `.npz`.
-fn array<T: npyz::Deserialize>(path: &Path, name: &str) -> Vec<T> {
-    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut bytes = Vec::new();
-    zip.by_name(&format!("{name}.npy"))
-        .unwrap()
-        .read_to_end(&mut bytes)
-        .unwrap();
-    npyz::NpyFile::new(&bytes[..]).unwrap().into_vec().unwrap()
 }
 
 const RAYS: [[f64; 4]; 5] = [

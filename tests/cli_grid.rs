@@ -3,23 +3,10 @@
 //! (exit 1) with one line naming the problem, and no output file.
 
 mod files;
-
-use std::io::Read;
-use std::path::Path;
+use files::npz_array as array;
 
 use files::{listing, segments_npy, slabclip, stderr};
 use slabclip::{Grid, GridOptions, Lines, Rect, Segment};
-
-/// Array `name` of an `.npz`.
-fn array<T: npyz::Deserialize>(path: &Path, name: &str) -> Vec<T> {
-    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut bytes = Vec::new();
-    zip.by_name(&format!("{name}.npy"))
-        .unwrap()
-        .read_to_end(&mut bytes)
-        .unwrap();
-    npyz::NpyFile::new(&bytes[..]).unwrap().into_vec().unwrap()
-}
 
 const ROWS: [[f32; 4]; 6] = [
     [0.05, 0.05, 0.95, 0.95],  // the diagonal: through every vertex on it

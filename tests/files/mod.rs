@@ -116,3 +116,15 @@ pub fn mixed_rows(n: usize, seed: u64) -> Vec<[f64; 4]> {
         .map(|_| [coord(), coord(), coord(), coord()])
         .collect()
 }
+
+/// Array `name` of an `.npz` (the outputs of `cast` and `clip --grid`).
+pub fn npz_array<T: npyz::Deserialize>(path: &Path, name: &str) -> Vec<T> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    let mut bytes = Vec::new();
+    zip.by_name(&format!("{name}.npy"))
+        .unwrap()
+        .read_to_end(&mut bytes)
+        .unwrap();
+    npyz::NpyFile::new(&bytes[..]).unwrap().into_vec().unwrap()
+}
