@@ -161,20 +161,17 @@ pub(crate) fn in_range<L: Lane>(d: L) -> L::Mask {
     (lo.le(m) & m.le(hi)) | d.eq_(L::splat(L::Scalar::ZERO))
 }
 
-/// [`in_range`] of both axes: first one test of the chunk's magnitudes at once (the smaller
-/// `|d|` at least `RANGE_LO`, the larger at most `RANGE_HI`; `min`/`max` in the orders that
-/// keep a NaN of either axis), then, only where that fails (a parallel axis, or a lane out of
-/// range), the per-lane test.
+/// [`in_range`] of both axes, branch-free, with one test of the larger magnitude against
+/// `RANGE_HI` (`max` in the order that keeps a NaN of either axis). On real data most chunks
+/// hold an axis-parallel or zero-length segment (`d == 0`): a cheaper first test that such lanes
+/// fail sent most chunks to a second one (`compare --dist mixed`: 690 against 720 Mseg/s).
 #[inline(always)]
 pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
     let (ax, ay) = (dx.abs(), dy.abs());
-    let (lo, hi) = (L::splat(L::Scalar::RANGE_LO), L::splat(L::Scalar::RANGE_HI));
-    let cheap = lo.le(ax.min_any(ay)) & ay.max_any(ax).le(hi);
-    if L::any(!cheap) {
-        in_range(dx) & in_range(dy)
-    } else {
-        cheap
-    }
+    let zero = L::splat(L::Scalar::ZERO);
+    let lo = L::splat(L::Scalar::RANGE_LO);
+    let not_tiny = |a: L| lo.le(a) | a.eq_(zero);
+    not_tiny(ax) & not_tiny(ay) & ay.max_any(ax).le(L::splat(L::Scalar::RANGE_HI))
 }
 
 /// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):

@@ -235,13 +235,19 @@ fn drive_as<
     chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
 ) {
     let n = input.len();
-    let full = for_each_chunk(input, |i, s| {
-        let r = rects.lanes(i);
-        match chunk(&r, &s) {
-            Some(f) => store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f)),
-            None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i),
-        }
-    });
+    // Inlined by hand: `for_each_chunk` calls the body from two loops, and LLVM otherwise
+    // keeps it out of line, passing each chunk through memory.
+    let full = for_each_chunk(
+        input,
+        #[inline(always)]
+        |i, s| {
+            let r = rects.lanes(i);
+            match chunk(&r, &s) {
+                Some(f) => store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f)),
+                None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i),
+            }
+        },
+    );
     for i in full..n {
         let (rect, seg) = (rects.rect(i), input.segment(i));
         out.put(i, &rect, &seg, &SlabScalar::clip_one(&rect, &seg));
