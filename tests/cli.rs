@@ -534,3 +534,22 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
         assert_eq!(o.stdout, b"", "{quiet:?}");
     }
 }
+
+/// `slabclip info | head -1`: a reader that closes the pipe early ends the output quietly (exit
+/// 0, nothing on stderr), where `println!` panicked on the broken pipe.
+#[test]
+fn a_closed_stdout_pipe_is_no_error() {
+    use std::process::{Command, Stdio};
+    for args in [&["info"][..], &["compare", "--n", "4K", "--repeat", "1"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_slabclip"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        drop(child.stdout.take()); // the reader goes away before the first line
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -1,5 +1,7 @@
 //! `slabclip info`: what this binary can do.
 
+use std::fmt::Write as _;
+
 use slabclip::io::Format;
 use slabclip::{Algorithm, Real};
 
@@ -8,27 +10,32 @@ use slabclip::{Algorithm, Real};
 /// number of threads rayon would use (one per core unless `RAYON_NUM_THREADS` says otherwise).
 pub fn run() {
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-    println!("slabclip {}", env!("CARGO_PKG_VERSION"));
-    println!(
+    let mut s = String::new();
+    let _ = writeln!(s, "slabclip {}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(
+        s,
         "algorithms: {} (auto: {})",
         names.join(", "),
         slabclip::kernels::auto_rule()
     );
-    println!("precisions: {}, {}", f32::DTYPE, f64::DTYPE);
-    println!(
+    let _ = writeln!(s, "precisions: {}, {}", f32::DTYPE, f64::DTYPE);
+    let _ = writeln!(
+        s,
         "simd built: {} ({} f32 / {} f64 lanes)",
         slabclip::simd::BUILT_LEVEL,
         f32::LANES,
         f64::LANES
     );
-    println!("simd cpu:   {}", slabclip::simd::detected_level());
+    let _ = writeln!(s, "simd cpu:   {}", slabclip::simd::detected_level());
     let formats: Vec<String> = Format::ALL
         .iter()
         .map(|f| format!(".{}", f.extension()))
         .collect();
-    println!("inputs:     {} (output: .npy)", formats.join(", "));
-    println!(
+    let _ = writeln!(s, "inputs:     {} (output: .npy)", formats.join(", "));
+    let _ = writeln!(
+        s,
         "threads:    {} (clip --threads N to change)",
         rayon::current_num_threads()
     );
+    crate::cli::print(&s);
 }

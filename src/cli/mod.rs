@@ -39,6 +39,19 @@ enum Command {
 
 /// Runs the command line. Usage errors exit with 2 inside `Cli::parse` (and `--help` with 0);
 /// a data error prints one line on stderr and exits with 1.
+/// Writes `text` to stdout. A reader that closed the pipe early (`slabclip info | head -1`)
+/// wants no more: that is not an error, where `print!` would panic.
+fn print(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("slabclip: error: stdout: {e}");
+        }
+        _ => {}
+    }
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {

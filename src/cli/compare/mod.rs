@@ -342,8 +342,7 @@ fn measure_workload<F: Real>(
         checked: sample.len(),
         rows,
     };
-    print!("{}", w.table(report));
-    println!();
+    crate::cli::print(&format!("{}\n", w.table(report)));
     Ok(w)
 }
 
