@@ -311,34 +311,8 @@ fn clip<'py>(
     clipped: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
 ) -> PyResult<()> {
-    fn run<F: Real + Element>(
-        py: Python<'_>,
-        segments: &Bound<'_, PyAny>,
-        rect: [f64; 4],
-        algorithm: Algorithm,
-        outs: [Option<&Bound<'_, PyAny>>; 4],
-        threads: Option<usize>,
-    ) -> PyResult<()> {
-        let rect = rect_of::<F>(rect)?;
-        let input = Input::<F>::extract(segments, "segments")?;
-        let view = input.view("segments")?;
-        let mut outs = ClipOuts::<F>::extract(outs[0], outs[1], outs[2], outs[3])?;
-        let mut out = outs.output()?;
-        py.allow_threads(|| {
-            in_pool(
-                threads,
-                || with_source!(view, s => algorithm.clip(&rect, s, &mut out)),
-            )
-        })?
-        .map_err(value_err)
-    }
-    let algorithm = Algorithm::from_name(algorithm).map_err(value_err)?;
     let outs = [t_entry, t_exit, class_, clipped];
-    if is_f64(segments)? {
-        run::<f64>(py, segments, rect, algorithm, outs, threads)
-    } else {
-        run::<f32>(py, segments, rect, algorithm, outs, threads)
-    }
+    clip_by(py, segments, RectArg::One(rect), algorithm, outs, threads)
 }
 
 /// Clips segment `i` by rect `i` (`slabclip.clip_pairwise`).
@@ -356,29 +330,57 @@ fn clip_pairwise<'py>(
     clipped: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
 ) -> PyResult<()> {
+    let outs = [t_entry, t_exit, class_, clipped];
+    clip_by(py, segments, RectArg::Each(rects), algorithm, outs, threads)
+}
+
+/// The rect argument of `clip` (one rect) or `clip_pairwise` (one per segment), as given.
+enum RectArg<'a, 'py> {
+    One([f64; 4]),
+    Each(&'a Bound<'py, PyAny>),
+}
+
+/// `clip` and `clip_pairwise`: the rects and the segments checked and converted (in that order),
+/// then the batch clipped with the GIL released, in `threads` threads.
+fn clip_by<'py>(
+    py: Python<'py>,
+    segments: &Bound<'py, PyAny>,
+    rects: RectArg<'_, 'py>,
+    algorithm: &str,
+    outs: [Option<&Bound<'py, PyAny>>; 4],
+    threads: Option<usize>,
+) -> PyResult<()> {
     fn run<F: Real + Element>(
         py: Python<'_>,
         segments: &Bound<'_, PyAny>,
-        rects: &Bound<'_, PyAny>,
+        rects: RectArg<'_, '_>,
         algorithm: Algorithm,
         outs: [Option<&Bound<'_, PyAny>>; 4],
         threads: Option<usize>,
     ) -> PyResult<()> {
-        let rects = rects_of::<F>(rects)?;
+        enum Rects<F> {
+            One(Rect<F>),
+            Each(Vec<Rect<F>>),
+        }
+        let rects = match rects {
+            RectArg::One(r) => Rects::One(rect_of::<F>(r)?),
+            RectArg::Each(r) => Rects::Each(rects_of::<F>(r)?),
+        };
         let input = Input::<F>::extract(segments, "segments")?;
         let view = input.view("segments")?;
         let mut outs = ClipOuts::<F>::extract(outs[0], outs[1], outs[2], outs[3])?;
         let mut out = outs.output()?;
         py.allow_threads(|| {
-            in_pool(
-                threads,
-                || with_source!(view, s => algorithm.clip_pairwise(&rects, s, &mut out)),
-            )
+            in_pool(threads, || {
+                with_source!(view, s => match &rects {
+                    Rects::One(r) => algorithm.clip(r, s, &mut out),
+                    Rects::Each(r) => algorithm.clip_pairwise(r, s, &mut out),
+                })
+            })
         })?
         .map_err(value_err)
     }
     let algorithm = Algorithm::from_name(algorithm).map_err(value_err)?;
-    let outs = [t_entry, t_exit, class_, clipped];
     if is_f64(segments)? {
         run::<f64>(py, segments, rects, algorithm, outs, threads)
     } else {
