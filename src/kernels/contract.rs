@@ -22,8 +22,9 @@
 //!   rounding never passes for an endpoint, and an endpoint inside always makes a hit;
 //! * the far ends: `t_entry == 1` only when the segment enters exactly at `P1` (`P1` on the
 //!   boundary it enters through), `t_exit == 0` only when it leaves exactly at `P0`, decided by
-//!   comparing the coordinates with the bounds ([`FarEnds`]), in a branch taken only by chunks
-//!   whose rounded parameters come near those ends;
+//!   comparing the coordinates with the bounds ([`FarEnds`]): for every chunk in [`finish`],
+//!   in a branch taken only by chunks whose rounded parameters come near those ends in
+//!   [`finish_range`] (rays, polygons);
 //! * with both endpoints outside, a hit needs `entry < 1` and `exit > 0`: exact arithmetic
 //!   always has them, so a parameter rounded onto 0 or 1 is a graze and reported as a miss;
 //! * NaN or ±∞ in a coordinate gives [`Class::Invalid`](crate::Class::Invalid) and NaN parameters;

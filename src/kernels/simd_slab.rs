@@ -8,9 +8,11 @@
 //! the last len % LANES segments: the same functions on scalar lanes
 //! ```
 //!
-//! Branch-free but for two rarely taken branches per chunk: the careful path for coordinate
-//! differences out of `axis_t`'s range (NaN, ±∞, subnormal, beyond `2^126`), and the exact
-//! far-end test when a parameter rounds near an endpoint inside (`contract::finish_range`).
+//! Branch-free but for one rarely taken branch per chunk: the careful path for coordinate
+//! differences out of `axis_t`'s range (NaN, ±∞, subnormal, beyond `2^126`). The exact far ends
+//! are computed for every chunk (`contract::finish`: a branch on them mispredicted on data with
+//! endpoints on the edges).
+//!
 //! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
 //! as `slab-scalar` at every batch length.
 
