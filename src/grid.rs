@@ -63,6 +63,9 @@ use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real};
 
+mod walk;
+use walk::Scratch;
+
 /// The most cells a grid may have along one axis (2²⁴): beyond it the boundary lists alone would
 /// take hundreds of megabytes, and `f32` boundaries could no longer increase.
 pub const MAX_CELLS_PER_AXIS: usize = 1 << 24;
@@ -296,22 +299,26 @@ impl<F: Real> Grid<F> {
         out: &mut Vec<Piece<F>>,
     ) {
         let mut c = Candidates::default();
+        let mut scratch = Scratch::default();
         for i in range {
             let seg = input.segment(i);
-            self.candidates(i, &seg, &mut c);
-            if c.len() >= FLUSH {
-                c.clip_into(self, options, out);
+            if self.walk(i, &seg, options, &mut scratch, out) {
+                continue;
             }
+            // The rest, in input order: the candidates of this segment clipped at once.
+            self.candidates(i, &seg, &mut c);
+            c.clip_into(self, options, out);
         }
-        c.clip_into(self, options, out);
     }
 
     /// The pieces of one segment (numbered `0`), in order along it.
     pub fn segment_pieces(&self, seg: &Segment<F>, options: &GridOptions) -> Vec<Piece<F>> {
-        let mut c = Candidates::default();
         let mut out = Vec::new();
-        self.candidates(0, seg, &mut c);
-        c.clip_into(self, options, &mut out);
+        if !self.walk(0, seg, options, &mut Scratch::default(), &mut out) {
+            let mut c = Candidates::default();
+            self.candidates(0, seg, &mut c);
+            c.clip_into(self, options, &mut out);
+        }
         out
     }
 
@@ -367,9 +374,6 @@ impl<F: Real> Grid<F> {
 /// Segments per rayon block: the list does not depend on the thread count because blocks are
 /// fixed and concatenated in order.
 const BLOCK: usize = 4096;
-
-/// Candidate cells gathered before one vector clip pass.
-const FLUSH: usize = 512;
 
 /// A segment swept along its major axis `a` (the one it moves most along), `b` the other.
 struct Sweep<'a> {

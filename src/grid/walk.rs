@@ -1,0 +1,246 @@
+//! The fast path of [`Grid::pieces`]: an Amanatides–Woo walk over the boundary parameters the
+//! per-cell clip itself computes, for segments with `dx` and `dy` both nonzero and in
+//! [`in_range`] (every other segment goes through the candidate sweep of `grid.rs`).
+//!
+//! For such a segment the clip of cell `(ix, iy)` is `slab_raw_fast`: with `r = 1/delta`,
+//!
+//! ```text
+//! tx(k) = (xs[k] − x0)·rx    ty(k) = (ys[k] − y0)·ry        one value per grid line
+//! raw   = Raw::from_slabs(slab(tx(ix), tx(ix+1)), slab(ty(iy), ty(iy+1)), 1, valid)
+//! piece = finish(cell, segment, raw)
+//! ```
+//!
+//! Here each `tx(k)`, `ty(k)` is computed once, by that very expression, and the cell's `Raw` and
+//! `finish` are the crate's own functions on scalar lanes: a piece is the clip bit for bit.
+//!
+//! Which cells to finish: rounding is monotone and `r` is fixed, so `tx(k)` is monotone in `k`
+//! and the lines' parameters, taken in the order the segment meets them, tile the `t` axis into
+//! one closed interval per column (likewise per row). A cell with both ends of the segment
+//! outside is a hit only if its raw `entry = max(near_x, near_y, 0) ≤ exit = min(far_x, far_y,
+//! 1)`, i.e. its column's and its row's intervals and `[0, 1]` share a point `p`. A cell holding
+//! `P0` has `0` in both its intervals (the signs of `xs[k] − x0` are exact). A cell holding `P1`
+//! has `tx(lo) ≤ 1` and `tx(hi) ≥ 1 − ε/2` (`fl(d·fl(1/d))` is `1` or `1 − ε/2`), likewise in y,
+//! but its two intervals may miss each other by that one float: so the walk compares the
+//! parameters clamped to `c(t) = min(t, 1 − ε/2)`, which keeps their order, keeps every shared
+//! point `p ∈ [0, 1]` (as `c(p)`), and gives the `P1` cell the shared point `1 − ε/2`.
+//!
+//! The walk visits every column `m` (in the order met) with `t(m+1) ≥ 0` and `t(m) ≤ 1`, and in
+//! it the rows whose clamped interval meets the column's: a staircase, each cell once, so its
+//! cost grows with the pieces, not with `nx × ny`. Cells it lists in excess (a corner passed at a
+//! distance of a few ulps, cells around `P1`) are misses to `finish` and dropped; ties (a vertex,
+//! where the two cells beside it get `Touches` pieces) come out in walk order and the segment's
+//! pieces are then put in the documented order by the same insertion sort as the sweep's.
+
+use super::{sort_along, Grid, GridOptions, Piece};
+use crate::geom::{Class, Segment};
+use crate::kernels::contract::{delta, finish, in_range, slab, Raw, RectLanes};
+use crate::real::Real;
+
+/// Reused buffers: the boundary parameters of the lines one segment's walk meets, per axis, in
+/// the order it meets them.
+#[derive(Default)]
+pub(super) struct Scratch<F> {
+    tx: Vec<F>,
+    ty: Vec<F>,
+}
+
+/// One axis of a segment: its lines' parameters `t(k) = (lines[k] − p0)·r`.
+struct Axis<'a, F> {
+    lines: &'a [F],
+    p0: F,
+    r: F,
+    /// Cells along the axis.
+    n: usize,
+    /// `r > 0`: the segment meets the lines in increasing `k`.
+    up: bool,
+}
+
+impl<F: Real> Axis<'_, F> {
+    /// The parameter of the `m`-th line met (`m` in `0..=n`).
+    #[inline(always)]
+    fn t(&self, m: usize) -> F {
+        let k = if self.up { m } else { self.n - m };
+        (self.lines[k] - self.p0) * self.r
+    }
+
+    /// The cell between the `m`-th and the `(m+1)`-th line met.
+    #[inline(always)]
+    fn cell(&self, m: usize) -> usize {
+        if self.up {
+            m
+        } else {
+            self.n - 1 - m
+        }
+    }
+
+    /// The cells (as `m`, in the order met) whose parameter interval reaches `[0, 1]`:
+    /// from the first with `t(m+1) ≥ 0` to the last with `t(m) ≤ 1`, or `None`. `g0`, `g1` are
+    /// guesses (in the order met) for the two ends.
+    #[inline(always)]
+    fn range(&self, g0: usize, g1: usize) -> Option<(usize, usize)> {
+        let (zero, one) = (F::ZERO, F::ONE);
+        let n = self.n;
+        let mut m = g0;
+        while m > 0 && self.t(m) >= zero {
+            m -= 1;
+        }
+        while m + 1 < n && self.t(m + 1) < zero {
+            m += 1;
+        }
+        if self.t(m + 1) < zero {
+            return None;
+        }
+        let mut l = g1.max(m);
+        while l + 1 < n && self.t(l + 1) <= one {
+            l += 1;
+        }
+        while l > m && self.t(l) > one {
+            l -= 1;
+        }
+        (self.t(l) <= one).then_some((m, l))
+    }
+
+    /// Writes `t(first..=last + 1)` to `buf`.
+    #[inline(always)]
+    fn fill(&self, (first, last): (usize, usize), buf: &mut Vec<F>) {
+        buf.clear();
+        buf.extend((first..=last + 1).map(|m| self.t(m)));
+    }
+}
+
+/// The cell holding `v` from the even spacing (clamped), in the order the walk meets cells.
+#[inline(always)]
+fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> usize {
+    let c = super::guess(grid_axis, v.to_f64());
+    if up {
+        c
+    } else {
+        grid_axis.v.len() - 2 - c
+    }
+}
+
+impl<F: Real> Grid<F> {
+    /// Appends the pieces of segment `index` (`s`) to `out` by the walk, in order, and returns
+    /// `true`; or returns `false`, having written nothing, when the walk does not take the
+    /// segment (a coordinate difference zero, NaN, ±∞ or out of [`in_range`]).
+    #[inline]
+    pub(super) fn walk(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        options: &GridOptions,
+        scratch: &mut Scratch<F>,
+        out: &mut Vec<Piece<F>>,
+    ) -> bool {
+        let zero = F::ZERO;
+        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+            return false;
+        }
+        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
+        let (rx, ry) = (F::ONE / dx, F::ONE / dy);
+        let ax = Axis {
+            lines: &self.xs,
+            p0: s.x0,
+            r: rx,
+            n: self.nx(),
+            up: zero < rx,
+        };
+        let ay = Axis {
+            lines: &self.ys,
+            p0: s.y0,
+            r: ry,
+            n: self.ny(),
+            up: zero < ry,
+        };
+        let Some(cols) = ax.range(
+            guess_met(&self.xs64, s.x0, ax.up),
+            guess_met(&self.xs64, s.x1, ax.up),
+        ) else {
+            return true;
+        };
+        let Some(rows) = ay.range(
+            guess_met(&self.ys64, s.y0, ay.up),
+            guess_met(&self.ys64, s.y1, ay.up),
+        ) else {
+            return true;
+        };
+        ax.fill(cols, &mut scratch.tx);
+        ay.fill(rows, &mut scratch.ty);
+        let (tx, ty) = (&scratch.tx[..], &scratch.ty[..]);
+        let (cx, cy) = (tx.len() - 1, ty.len() - 1);
+        let below = F::ONE_BELOW;
+        let c = |t: F| t.min_any(below);
+        let start = out.len();
+        let mut n = 0;
+        for m in 0..cx {
+            let (a_lo, a_hi) = (c(tx[m]), c(tx[m + 1]));
+            while n + 1 < cy && c(ty[n + 1]) < a_lo {
+                n += 1;
+            }
+            let ix = ax.cell(cols.0 + m);
+            // The column's parameters in grid order (lower line first), as `axis_t` gives them.
+            let tx_cell = if ax.up {
+                (tx[m], tx[m + 1])
+            } else {
+                (tx[m + 1], tx[m])
+            };
+            let mut k = n;
+            while k < cy && c(ty[k]) <= a_hi {
+                if c(ty[k + 1]) >= a_lo {
+                    let iy = ay.cell(rows.0 + k);
+                    let ty_cell = if ay.up {
+                        (ty[k], ty[k + 1])
+                    } else {
+                        (ty[k + 1], ty[k])
+                    };
+                    self.finish_cell(index, s, (ix, iy), tx_cell, ty_cell, options, out);
+                }
+                k += 1;
+            }
+        }
+        sort_along(&mut out[start..], self.nx());
+        true
+    }
+
+    /// The clip of `s` against cell `(ix, iy)` from its lines' parameters (grid order), as
+    /// `slab_raw_fast` and `finish` make it; appended to `out` when it is a piece the options
+    /// keep.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn finish_cell(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        (ix, iy): (usize, usize),
+        tx: (F, F),
+        ty: (F, F),
+        options: &GridOptions,
+        out: &mut Vec<Piece<F>>,
+    ) {
+        let raw = Raw::from_slabs(slab(tx), slab(ty), F::ONE, true);
+        let cell = RectLanes {
+            xmin: self.xs[ix],
+            ymin: self.ys[iy],
+            xmax: self.xs[ix + 1],
+            ymax: self.ys[iy + 1],
+        };
+        let f = finish(&cell, s, raw);
+        let (t_entry, t_exit) = (f.t_entry, f.t_exit);
+        if !t_entry.eq_(t_entry) {
+            return;
+        }
+        let class = Class::of(true, t_entry, t_exit);
+        if class == Class::Touches && !options.touches {
+            return;
+        }
+        out.push(Piece {
+            segment: index,
+            ix: ix as u32,
+            iy: iy as u32,
+            t_entry,
+            t_exit,
+            class,
+        });
+    }
+}
