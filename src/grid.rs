@@ -260,7 +260,8 @@ impl<F: Real> Grid<F> {
         options: &GridOptions,
     ) -> Vec<Piece<F>> {
         let n = input.len();
-        if n <= BLOCK {
+        if n <= BLOCK || rayon::current_num_threads() == 1 {
+            // The same list as the blocks give, written straight into the result.
             let mut out = Vec::new();
             self.pieces_into(input, 0..n, options, &mut out);
             return out;
@@ -278,10 +279,28 @@ impl<F: Real> Grid<F> {
                 out
             })
             .collect();
-        let mut out = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
-        for b in blocks {
-            out.extend_from_slice(&b);
+        // Concatenated in parallel: each block copied to its own part of the result, so that
+        // the first touch of the result's pages (the page faults) is shared by the threads too.
+        let total = blocks.iter().map(Vec::len).sum();
+        let mut out = Vec::with_capacity(total);
+        let mut parts = Vec::with_capacity(blocks.len());
+        let mut rest = &mut out.spare_capacity_mut()[..total];
+        for b in &blocks {
+            let (part, tail) = rest.split_at_mut(b.len());
+            parts.push(part);
+            rest = tail;
         }
+        parts
+            .into_par_iter()
+            .zip(&blocks)
+            .for_each(|(part, block)| {
+                for (dst, p) in part.iter_mut().zip(block) {
+                    dst.write(*p);
+                }
+            });
+        // SAFETY: the parts tile the first `total` slots of the spare capacity (their lengths
+        // are the blocks' lengths, which sum to `total`), and each slot was written above.
+        unsafe { out.set_len(total) };
         out
     }
 

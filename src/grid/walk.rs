@@ -33,15 +33,15 @@
 
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{delta, finish, in_range, slab, Raw, RectLanes};
+use crate::kernels::contract::{delta, finish, finish_known, in_range, slab, Raw, RectLanes};
 use crate::real::Real;
 
-/// Reused buffers: the boundary parameters of the lines one segment's walk meets, per axis, in
-/// the order it meets them.
+/// Reused buffers: the parameters of the lines one segment's walk meets, per axis, in the order
+/// it meets them, each with its clamped value `c(t)`.
 #[derive(Default)]
 pub(super) struct Scratch<F> {
-    tx: Vec<F>,
-    ty: Vec<F>,
+    tx: Vec<(F, F)>,
+    ty: Vec<(F, F)>,
 }
 
 /// One axis of a segment: its lines' parameters `t(k) = (lines[k] − p0)·r`.
@@ -73,38 +73,37 @@ impl<F: Real> Axis<'_, F> {
         }
     }
 
-    /// The cells (as `m`, in the order met) whose parameter interval reaches `[0, 1]`:
-    /// from the first with `t(m+1) ≥ 0` to the last with `t(m) ≤ 1`, or `None`. `g0`, `g1` are
-    /// guesses (in the order met) for the two ends.
+    /// The cells (as `m`, in the order met) whose parameter interval reaches `[0, 1]`, from
+    /// the first with `t(m+1) ≥ 0` to the last with `t(m) ≤ 1`: returns the first, and leaves in
+    /// `buf` the `(t, c(t))` of their bounding lines in the order met (one more than cells), each
+    /// computed once; `None` when there is no such cell. `g` is a guess for the first.
     #[inline(always)]
-    fn range(&self, g0: usize, g1: usize) -> Option<(usize, usize)> {
+    fn lines(&self, g: usize, buf: &mut Vec<(F, F)>) -> Option<usize> {
         let (zero, one) = (F::ZERO, F::ONE);
         let n = self.n;
-        let mut m = g0;
+        let mut m = g;
         while m > 0 && self.t(m) >= zero {
             m -= 1;
         }
         while m + 1 < n && self.t(m + 1) < zero {
             m += 1;
         }
-        if self.t(m + 1) < zero {
+        let (t0, t1) = (self.t(m), self.t(m + 1));
+        if t1 < zero || t0 > one {
             return None;
         }
-        let mut l = g1.max(m);
-        while l + 1 < n && self.t(l + 1) <= one {
-            l += 1;
-        }
-        while l > m && self.t(l) > one {
-            l -= 1;
-        }
-        (self.t(l) <= one).then_some((m, l))
-    }
-
-    /// Writes `t(first..=last + 1)` to `buf`.
-    #[inline(always)]
-    fn fill(&self, (first, last): (usize, usize), buf: &mut Vec<F>) {
+        let c = |t: F| (t, t.min_any(F::ONE_BELOW));
         buf.clear();
-        buf.extend((first..=last + 1).map(|m| self.t(m)));
+        buf.push(c(t0));
+        buf.push(c(t1));
+        // Line `j` is the last one written; cell `j` is in while `j < n` and `t(j) ≤ 1`.
+        let (mut j, mut t) = (m + 1, t1);
+        while j < n && t <= one {
+            j += 1;
+            t = self.t(j);
+            buf.push(c(t));
+        }
+        Some(m)
     }
 }
 
@@ -153,53 +152,41 @@ impl<F: Real> Grid<F> {
             n: self.ny(),
             up: zero < ry,
         };
-        let Some(cols) = ax.range(
-            guess_met(&self.xs64, s.x0, ax.up),
-            guess_met(&self.xs64, s.x1, ax.up),
-        ) else {
+        let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
             return true;
         };
-        let Some(rows) = ay.range(
-            guess_met(&self.ys64, s.y0, ay.up),
-            guess_met(&self.ys64, s.y1, ay.up),
-        ) else {
+        let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), &mut scratch.ty) else {
             return true;
         };
-        ax.fill(cols, &mut scratch.tx);
-        ay.fill(rows, &mut scratch.ty);
         let (tx, ty) = (&scratch.tx[..], &scratch.ty[..]);
         let (cx, cy) = (tx.len() - 1, ty.len() - 1);
-        let below = F::ONE_BELOW;
-        let c = |t: F| t.min_any(below);
         let start = out.len();
         let mut n = 0;
         for m in 0..cx {
-            let (a_lo, a_hi) = (c(tx[m]), c(tx[m + 1]));
-            while n + 1 < cy && c(ty[n + 1]) < a_lo {
+            let ((t0, a_lo), (t1, a_hi)) = (tx[m], tx[m + 1]);
+            while n + 1 < cy && ty[n + 1].1 < a_lo {
                 n += 1;
             }
-            let ix = ax.cell(cols.0 + m);
+            let ix = ax.cell(col0 + m);
             // The column's parameters in grid order (lower line first), as `axis_t` gives them.
-            let tx_cell = if ax.up {
-                (tx[m], tx[m + 1])
-            } else {
-                (tx[m + 1], tx[m])
-            };
+            let tx_cell = if ax.up { (t0, t1) } else { (t1, t0) };
             let mut k = n;
-            while k < cy && c(ty[k]) <= a_hi {
-                if c(ty[k + 1]) >= a_lo {
-                    let iy = ay.cell(rows.0 + k);
-                    let ty_cell = if ay.up {
-                        (ty[k], ty[k + 1])
-                    } else {
-                        (ty[k + 1], ty[k])
-                    };
+            while k < cy && ty[k].1 <= a_hi {
+                let ((u0, _), (u1, c1)) = (ty[k], ty[k + 1]);
+                if a_lo <= c1 {
+                    let iy = ay.cell(row0 + k);
+                    let ty_cell = if ay.up { (u0, u1) } else { (u1, u0) };
                     self.finish_cell(index, s, (ix, iy), tx_cell, ty_cell, options, out);
                 }
                 k += 1;
             }
         }
-        sort_along(&mut out[start..], self.nx());
+        // Walk order is the documented order but for ties (entries equal: a vertex, cells
+        // around an endpoint); only then the sort.
+        let mine = &mut out[start..];
+        if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
+            sort_along(mine, self.nx());
+        }
         true
     }
 
@@ -225,13 +212,23 @@ impl<F: Real> Grid<F> {
             xmax: self.xs[ix + 1],
             ymax: self.ys[iy + 1],
         };
-        let f = finish(&cell, s, raw);
-        let (t_entry, t_exit) = (f.t_entry, f.t_exit);
-        if !t_entry.eq_(t_entry) {
-            return;
-        }
-        let class = Class::of(true, t_entry, t_exit);
-        if class == Class::Touches && !options.touches {
+        // A cell holding `P0` has raw entry 0, one holding `P1` raw exit `≥ 1 − ε/2` (module
+        // docs): between them, neither endpoint is in the cell and `finish` needs no compare.
+        let (t_entry, t_exit, class) = if F::ZERO < raw.entry && raw.exit < F::ONE_BELOW {
+            let f = finish_known(&cell, s, raw, false, false);
+            // Neither end in the cell: `Crosses`, or `Touches` when the two are equal.
+            let class = if f.t_entry == f.t_exit {
+                Class::Touches
+            } else {
+                Class::Crosses
+            };
+            (f.t_entry, f.t_exit, class)
+        } else {
+            let f = finish(&cell, s, raw);
+            (f.t_entry, f.t_exit, Class::of(true, f.t_entry, f.t_exit))
+        };
+        // A miss is NaN (and `Outside`).
+        if !t_entry.eq_(t_entry) || (class == Class::Touches && !options.touches) {
             return;
         }
         out.push(Piece {

@@ -362,9 +362,23 @@ pub(crate) struct FarEnds<L: Lane> {
 /// Applies SPEC §1 to an algorithm's raw answer; see the module docs.
 #[inline(always)]
 pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
+    finish_known(r, s, raw, r.contains(s.x0, s.y0), r.contains(s.x1, s.y1))
+}
+
+/// [`finish`] with its endpoint tests given: `start_in` and `end_in` must be `r.contains` of
+/// `P0` and `P1`. For a caller that knows them without comparing (the grid walk knows that a
+/// cell whose raw entry is above 0 and raw exit below `1 − ε/2` holds neither endpoint).
+#[inline(always)]
+pub(crate) fn finish_known<L: Lane>(
+    r: &RectLanes<L>,
+    s: &Segment<L>,
+    raw: Raw<L>,
+    start_in: L::Mask,
+    end_in: L::Mask,
+) -> Finished<L> {
     let ends = Ends {
-        start_in: r.contains(s.x0, s.y0),
-        end_in: r.contains(s.x1, s.y1),
+        start_in,
+        end_in,
         top: L::splat(L::Scalar::ONE),
         below_top: L::splat(L::Scalar::ONE_BELOW),
         graze_top: L::splat(L::Scalar::GRAZE_TOP),
