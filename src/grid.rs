@@ -11,21 +11,35 @@
 //! # Watertight pieces
 //!
 //! Each [`Piece`] is, bit for bit, the SPEC §1 clip of the segment against that cell's rect:
-//! its `t_entry`, `t_exit` and class come from the crate's own clip (`slab_raw` and the shared
-//! finishing step of `kernels/contract.rs`, run on vectors of candidate cells), never from a
-//! copy of that arithmetic. A boundary parameter depends only on the boundary value and the
+//! its `t_entry`, `t_exit` and class come from the crate's own clip arithmetic (the boundary
+//! parameter of `axis_t`, the slab and the shared finishing step of `kernels/contract.rs`), never
+//! from an approximation of it. A boundary parameter depends only on the boundary value and the
 //! segment, so where a segment crosses from one cell into the next, the first piece's `t_exit`
 //! and the next piece's `t_entry` are the same float: no gap and no overlap, also through grid
 //! vertices (where the two cells beside the vertex each get a `Touches` piece, unless
 //! [`GridOptions::touches`] is off).
 //!
-//! The traversal only decides *which* cells to clip, in the spirit of Amanatides and Woo: the
-//! segment is first clipped to the grid rect (a segment that misses it makes no piece); then it
-//! is swept along its major axis, column by column (or row by row), and in each column the rows
-//! its minor coordinate spans are listed, widened by a margin of 64 ulps of the coordinates'
-//! magnitude so that a cell the clip's rounding reaches is never skipped. Cells the widened sweep
-//! lists in excess are clipped and dropped (they are `Outside`). The cost therefore grows with the
-//! number of pieces, not with `nx × ny`.
+//! # Traversal
+//!
+//! The pieces of a segment with `dx` and `dy` both nonzero and in the clip's fast range (all
+//! ordinary segments) come from a walk in the spirit of Amanatides and Woo (`grid/walk.rs`): the
+//! parameter `t` of every grid line the segment meets is computed once, by the clip's own
+//! expression `(xs[k] − x0)·(1/dx)`, and shared by the two cells beside the line; each cell's
+//! raw slab interval is assembled from those floats and finished by the crate's finishing step
+//! (`kernels/contract.rs`), so it is the clip bit for bit. Rounding is monotone, so the lines'
+//! parameters come in order along the segment and the cells whose column and row intervals
+//! overlap form a staircase, walked cell by cell: the cost grows with the number of pieces, not
+//! with `nx × ny`. Clamping the compared parameters below `1 − ε/2` keeps the cell holding the
+//! segment's end, whose two intervals can miss each other by one float there; cells the walk
+//! lists in excess are misses to the finishing step and dropped. Segments partly or wholly
+//! outside the grid need no clip to the grid rect first: only the grid's lines are walked.
+//!
+//! Everything else — an axis-parallel segment (`dx` or `dy` is ±0), a zero-length one, a
+//! coordinate difference subnormal or beyond `RANGE_HI`, NaN or ±∞ — goes through the general
+//! path: the segment is clipped to the grid rect, swept column by column with a margin of 64 ulps
+//! listing every cell the clip's rounding could reach, and those cells are clipped on vectors by
+//! `slab_raw` and `finish`, misses dropped. The half-open rule ([`Lines::HalfOpen`]) only concerns
+//! segments with `dx == 0` or `dy == 0`, so only that path applies it.
 //!
 //! # Order
 //!
