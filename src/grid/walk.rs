@@ -73,6 +73,28 @@ impl<F: Real> Axis<'_, F> {
         }
     }
 
+    /// The first cell (as `m`, in the order met) whose parameter interval reaches `[0, 1]`
+    /// (`t(m+1) ≥ 0` and `t(m) ≤ 1`) with `t(m)` and `t(m+1)`, or `None`; `g` is a guess.
+    #[inline(always)]
+    fn first(&self, g: usize) -> Option<(usize, F, F)> {
+        let (zero, one) = (F::ZERO, F::ONE);
+        let mut m = g;
+        while m > 0 && self.t(m) >= zero {
+            m -= 1;
+        }
+        while m + 1 < self.n && self.t(m + 1) < zero {
+            m += 1;
+        }
+        let (t0, t1) = (self.t(m), self.t(m + 1));
+        (zero <= t1 && t0 <= one).then_some((m, t0, t1))
+    }
+
+    /// Whether the cell after `m`, whose lower parameter is `t1 = t(m+1)`, reaches `[0, 1]`.
+    #[inline(always)]
+    fn more(&self, m: usize, t1: F) -> bool {
+        m + 1 < self.n && t1 <= F::ONE
+    }
+
     /// The cells (as `m`, in the order met) whose parameter interval reaches `[0, 1]`, from
     /// the first with `t(m+1) ≥ 0` to the last with `t(m) ≤ 1`: returns the first, and leaves in
     /// `buf` the `(t, c(t))` of their bounding lines in the order met (one more than cells), each
@@ -152,15 +174,120 @@ impl<F: Real> Grid<F> {
             n: self.ny(),
             up: zero < ry,
         };
-        let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
+        let start = out.len();
+        if !self.merge(index, s, (&ax, &ay), options, out) {
+            // A tie: the staircase, which takes any.
+            out.truncate(start);
+            self.staircase(index, s, (&ax, &ay), options, scratch, out);
+        }
+        // Walk order is the documented order but where entries are equal (a vertex, cells around
+        // an endpoint, parameters rounded onto each other); only then the sort.
+        let mine = &mut out[start..];
+        if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
+            sort_along(mine, self.nx());
+        }
+        true
+    }
+
+    /// The walk as a merge of the two axes' lines, each parameter computed when the walk reaches
+    /// its line: appends the cells' pieces in walk order and returns `true`, or returns `false`
+    /// at the first tie between compared (clamped) parameters, where the merge alone would not
+    /// list every cell sharing the tied point.
+    ///
+    /// Without ties every compared parameter is distinct, two closed intervals meet exactly when
+    /// their interiors do, and the merge lists those pairs: the staircase's cells, in order. The
+    /// one tie it settles itself is the usual end: both intervals reach past 1 (clamped to
+    /// `1 − ε/2`) and neither axis has a cell left in range.
+    #[inline(always)]
+    fn merge(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        (ax, ay): (&Axis<'_, F>, &Axis<'_, F>),
+        options: &GridOptions,
+        out: &mut Vec<Piece<F>>,
+    ) -> bool {
+        let (one, below) = (F::ONE, F::ONE_BELOW);
+        let c = |t: F| t.min_any(below);
+        let Some((mut m, mut xa, mut xb)) = ax.first(guess_met(&self.xs64, s.x0, ax.up)) else {
             return true;
         };
-        let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), &mut scratch.ty) else {
+        let Some((mut k, mut ya, mut yb)) = ay.first(guess_met(&self.ys64, s.y0, ay.up)) else {
             return true;
+        };
+        // To the first pair of intervals that meet; none: no cell can be a hit.
+        loop {
+            if c(xb) < c(ya) {
+                if !ax.more(m, xb) {
+                    return true;
+                }
+                m += 1;
+                (xa, xb) = (xb, ax.t(m + 1));
+            } else if c(yb) < c(xa) {
+                if !ay.more(k, yb) {
+                    return true;
+                }
+                k += 1;
+                (ya, yb) = (yb, ay.t(k + 1));
+            } else {
+                break;
+            }
+        }
+        let (xl, yl) = (c(xa), c(ya));
+        if xl == yl || c(xb) == yl || c(yb) == xl || xl == c(xb) || yl == c(yb) {
+            return false;
+        }
+        loop {
+            let ix = ax.cell(m);
+            let iy = ay.cell(k);
+            let tx = if ax.up { (xa, xb) } else { (xb, xa) };
+            let ty = if ay.up { (ya, yb) } else { (yb, ya) };
+            self.finish_cell(index, s, (ix, iy), tx, ty, options, out);
+            let (xh, yh) = (c(xb), c(yb));
+            if xh < yh {
+                if !ax.more(m, xb) {
+                    return true;
+                }
+                m += 1;
+                (xa, xb) = (xb, ax.t(m + 1));
+                if c(xb) == xh {
+                    return false;
+                }
+            } else if yh < xh {
+                if !ay.more(k, yb) {
+                    return true;
+                }
+                k += 1;
+                (ya, yb) = (yb, ay.t(k + 1));
+                if c(yb) == yh {
+                    return false;
+                }
+            } else {
+                // Both past 1 (so clamped onto each other) with no cell left: the end.
+                return one < xb && one < yb;
+            }
+        }
+    }
+
+    /// The walk as a staircase over the lines' parameters (module docs): for each column in
+    /// range, the rows whose clamped interval meets the column's. Takes any ties.
+    fn staircase(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        (ax, ay): (&Axis<'_, F>, &Axis<'_, F>),
+        options: &GridOptions,
+        scratch: &mut Scratch<F>,
+        out: &mut Vec<Piece<F>>,
+    ) {
+        let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
+            return;
+        };
+        let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), &mut scratch.ty) else {
+            return;
         };
         let (tx, ty) = (&scratch.tx[..], &scratch.ty[..]);
         let (cx, cy) = (tx.len() - 1, ty.len() - 1);
-        let start = out.len();
         let mut n = 0;
         for m in 0..cx {
             let ((t0, a_lo), (t1, a_hi)) = (tx[m], tx[m + 1]);
@@ -181,13 +308,6 @@ impl<F: Real> Grid<F> {
                 k += 1;
             }
         }
-        // Walk order is the documented order but for ties (entries equal: a vertex, cells
-        // around an endpoint); only then the sort.
-        let mine = &mut out[start..];
-        if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
-            sort_along(mine, self.nx());
-        }
-        true
     }
 
     /// The clip of `s` against cell `(ix, iy)` from its lines' parameters (grid order), as
