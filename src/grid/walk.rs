@@ -326,7 +326,7 @@ impl<F: Real> Grid<F> {
         out: &mut Vec<Piece<F>>,
     ) {
         let raw = Raw::from_slabs(slab(tx), slab(ty), F::ONE, true);
-        let cell = RectLanes {
+        let cell = || RectLanes {
             xmin: self.xs[ix],
             ymin: self.ys[iy],
             xmax: self.xs[ix + 1],
@@ -335,7 +335,7 @@ impl<F: Real> Grid<F> {
         // A cell holding `P0` has raw entry 0, one holding `P1` raw exit `≥ 1 − ε/2` (module
         // docs): between them, neither endpoint is in the cell and `finish` needs no compare.
         let (t_entry, t_exit, class) = if F::ZERO < raw.entry && raw.exit < F::ONE_BELOW {
-            let f = finish_known(&cell, s, raw, false, false);
+            let f = finish_known(cell, s, raw, false, false);
             // Neither end in the cell: `Crosses`, or `Touches` when the two are equal.
             let class = if f.t_entry == f.t_exit {
                 Class::Touches
@@ -344,7 +344,7 @@ impl<F: Real> Grid<F> {
             };
             (f.t_entry, f.t_exit, class)
         } else {
-            let f = finish(&cell, s, raw);
+            let f = finish(&cell(), s, raw);
             (f.t_entry, f.t_exit, Class::of(true, f.t_entry, f.t_exit))
         };
         // A miss is NaN (and `Outside`).

@@ -362,15 +362,17 @@ pub(crate) struct FarEnds<L: Lane> {
 /// Applies SPEC §1 to an algorithm's raw answer; see the module docs.
 #[inline(always)]
 pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
-    finish_known(r, s, raw, r.contains(s.x0, s.y0), r.contains(s.x1, s.y1))
+    let (start_in, end_in) = (r.contains(s.x0, s.y0), r.contains(s.x1, s.y1));
+    finish_known(|| *r, s, raw, start_in, end_in)
 }
 
 /// [`finish`] with its endpoint tests given: `start_in` and `end_in` must be `r.contains` of
-/// `P0` and `P1`. For a caller that knows them without comparing (the grid walk knows that a
-/// cell whose raw entry is above 0 and raw exit below `1 − ε/2` holds neither endpoint).
+/// `P0` and `P1`, and `rect()` gives `r` (asked for only by the far-end rules, which need an
+/// endpoint inside). For a caller that knows the tests without comparing: the grid walk knows
+/// that a cell whose raw entry is above 0 and raw exit below `1 − ε/2` holds neither endpoint.
 #[inline(always)]
 pub(crate) fn finish_known<L: Lane>(
-    r: &RectLanes<L>,
+    rect: impl FnOnce() -> RectLanes<L>,
     s: &Segment<L>,
     raw: Raw<L>,
     start_in: L::Mask,
@@ -384,10 +386,11 @@ pub(crate) fn finish_known<L: Lane>(
         graze_top: L::splat(L::Scalar::GRAZE_TOP),
     };
     finish_range(raw.valid, ends, raw, || {
+        let r = rect();
         let d = (s.x1 - s.x0, s.y1 - s.y0);
         FarEnds {
-            end_on_entry: on_crossed_edge(r, (s.x1, s.y1), d, true),
-            start_on_exit: on_crossed_edge(r, (s.x0, s.y0), d, false),
+            end_on_entry: on_crossed_edge(&r, (s.x1, s.y1), d, true),
+            start_on_exit: on_crossed_edge(&r, (s.x0, s.y0), d, false),
         }
     })
 }
