@@ -326,7 +326,11 @@ fn near_ulp_scenes<F: Real>() {
     let nudge = |v: f64, k: i64| {
         let mut x = F::from_f64(v);
         for _ in 0..k.unsigned_abs() {
-            x = if k > 0 { x.next_up() } else { -((-x).next_up()) };
+            x = if k > 0 {
+                x.next_up()
+            } else {
+                -((-x).next_up())
+            };
         }
         x.to_f64()
     };
@@ -353,7 +357,12 @@ fn near_ulp_scenes<F: Real>() {
             ];
             segs.push(seg([a[0], a[1], near[0], near[1]]));
             segs.push(seg([near[0], near[1], a[0], a[1]]));
-            segs.push(seg([a[0], a[1], 2.0 * near[0] - a[0], 2.0 * near[1] - a[1]]));
+            segs.push(seg([
+                a[0],
+                a[1],
+                2.0 * near[0] - a[0],
+                2.0 * near[1] - a[1],
+            ]));
         }
         check(g, &segs, &format!("near-ulp scene, grid {g_index}"));
     }
