@@ -274,8 +274,7 @@ impl<F: Real> Grid<F> {
         options: &GridOptions,
     ) -> Vec<Piece<F>> {
         let n = input.len();
-        if n <= BLOCK || rayon::current_num_threads() == 1 {
-            // The same list as the blocks give, written straight into the result.
+        if n <= BLOCK {
             let mut out = Vec::new();
             self.pieces_into(input, 0..n, options, &mut out);
             return out;
