@@ -11,21 +11,35 @@
 //! # Watertight pieces
 //!
 //! Each [`Piece`] is, bit for bit, the SPEC §1 clip of the segment against that cell's rect:
-//! its `t_entry`, `t_exit` and class come from the crate's own clip (`slab_raw` and the shared
-//! finishing step of `kernels/contract.rs`, run on vectors of candidate cells), never from a
-//! copy of that arithmetic. A boundary parameter depends only on the boundary value and the
+//! its `t_entry`, `t_exit` and class come from the crate's own clip arithmetic (the boundary
+//! parameter of `axis_t`, the slab and the shared finishing step of `kernels/contract.rs`), never
+//! from an approximation of it. A boundary parameter depends only on the boundary value and the
 //! segment, so where a segment crosses from one cell into the next, the first piece's `t_exit`
 //! and the next piece's `t_entry` are the same float: no gap and no overlap, also through grid
 //! vertices (where the two cells beside the vertex each get a `Touches` piece, unless
 //! [`GridOptions::touches`] is off).
 //!
-//! The traversal only decides *which* cells to clip, in the spirit of Amanatides and Woo: the
-//! segment is first clipped to the grid rect (a segment that misses it makes no piece); then it
-//! is swept along its major axis, column by column (or row by row), and in each column the rows
-//! its minor coordinate spans are listed, widened by a margin of 64 ulps of the coordinates'
-//! magnitude so that a cell the clip's rounding reaches is never skipped. Cells the widened sweep
-//! lists in excess are clipped and dropped (they are `Outside`). The cost therefore grows with the
-//! number of pieces, not with `nx × ny`.
+//! # Traversal
+//!
+//! The pieces of a segment with `dx` and `dy` both nonzero and in the clip's fast range (all
+//! ordinary segments) come from a walk in the spirit of Amanatides and Woo (`grid/walk.rs`): the
+//! parameter `t` of every grid line the segment meets is computed once, by the clip's own
+//! expression `(xs[k] − x0)·(1/dx)`, and shared by the two cells beside the line; each cell's
+//! raw slab interval is assembled from those floats and finished by the crate's finishing step
+//! (`kernels/contract.rs`), so it is the clip bit for bit. Rounding is monotone, so the lines'
+//! parameters come in order along the segment and the cells whose column and row intervals
+//! overlap form a staircase, walked cell by cell: the cost grows with the number of pieces, not
+//! with `nx × ny`. Clamping the compared parameters below `1 − ε/2` keeps the cell holding the
+//! segment's end, whose two intervals can miss each other by one float there; cells the walk
+//! lists in excess are misses to the finishing step and dropped. Segments partly or wholly
+//! outside the grid need no clip to the grid rect first: only the grid's lines are walked.
+//!
+//! Everything else — an axis-parallel segment (`dx` or `dy` is ±0), a zero-length one, a
+//! coordinate difference subnormal or beyond `RANGE_HI`, NaN or ±∞ — goes through the general
+//! path: the segment is clipped to the grid rect, swept column by column with a margin of 64 ulps
+//! listing every cell the clip's rounding could reach, and those cells are clipped on vectors by
+//! `slab_raw` and `finish`, misses dropped. The half-open rule ([`Lines::HalfOpen`]) only concerns
+//! segments with `dx == 0` or `dy == 0`, so only that path applies it.
 //!
 //! # Order
 //!
@@ -62,6 +76,9 @@ use crate::kernels::contract::{finish, RectLanes};
 use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real};
+
+mod walk;
+use walk::Scratch;
 
 /// The most cells a grid may have along one axis (2²⁴): beyond it the boundary lists alone would
 /// take hundreds of megabytes, and `f32` boundaries could no longer increase.
@@ -275,10 +292,28 @@ impl<F: Real> Grid<F> {
                 out
             })
             .collect();
-        let mut out = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
-        for b in blocks {
-            out.extend_from_slice(&b);
+        // Concatenated in parallel: each block copied to its own part of the result, so that
+        // the first touch of the result's pages (the page faults) is shared by the threads too.
+        let total = blocks.iter().map(Vec::len).sum();
+        let mut out = Vec::with_capacity(total);
+        let mut parts = Vec::with_capacity(blocks.len());
+        let mut rest = &mut out.spare_capacity_mut()[..total];
+        for b in &blocks {
+            let (part, tail) = rest.split_at_mut(b.len());
+            parts.push(part);
+            rest = tail;
         }
+        parts
+            .into_par_iter()
+            .zip(&blocks)
+            .for_each(|(part, block)| {
+                for (dst, p) in part.iter_mut().zip(block) {
+                    dst.write(*p);
+                }
+            });
+        // SAFETY: the parts tile the first `total` slots of the spare capacity (their lengths
+        // are the blocks' lengths, which sum to `total`), and each slot was written above.
+        unsafe { out.set_len(total) };
         out
     }
 
@@ -296,22 +331,26 @@ impl<F: Real> Grid<F> {
         out: &mut Vec<Piece<F>>,
     ) {
         let mut c = Candidates::default();
+        let mut scratch = Scratch::default();
         for i in range {
             let seg = input.segment(i);
-            self.candidates(i, &seg, &mut c);
-            if c.len() >= FLUSH {
-                c.clip_into(self, options, out);
+            if self.walk(i, &seg, options, &mut scratch, out) {
+                continue;
             }
+            // The rest, in input order: the candidates of this segment clipped at once.
+            self.candidates(i, &seg, &mut c);
+            c.clip_into(self, options, out);
         }
-        c.clip_into(self, options, out);
     }
 
     /// The pieces of one segment (numbered `0`), in order along it.
     pub fn segment_pieces(&self, seg: &Segment<F>, options: &GridOptions) -> Vec<Piece<F>> {
-        let mut c = Candidates::default();
         let mut out = Vec::new();
-        self.candidates(0, seg, &mut c);
-        c.clip_into(self, options, &mut out);
+        if !self.walk(0, seg, options, &mut Scratch::default(), &mut out) {
+            let mut c = Candidates::default();
+            self.candidates(0, seg, &mut c);
+            c.clip_into(self, options, &mut out);
+        }
         out
     }
 
@@ -367,9 +406,6 @@ impl<F: Real> Grid<F> {
 /// Segments per rayon block: the list does not depend on the thread count because blocks are
 /// fixed and concatenated in order.
 const BLOCK: usize = 4096;
-
-/// Candidate cells gathered before one vector clip pass.
-const FLUSH: usize = 512;
 
 /// A segment swept along its major axis `a` (the one it moves most along), `b` the other.
 struct Sweep<'a> {

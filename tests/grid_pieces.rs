@@ -317,6 +317,132 @@ fn snap_to<F: Real>(g: &Grid<F>, mut p: [f64; 4], snap: [bool; 4]) -> [f64; 4] {
     p
 }
 
+/// Endpoints within a few ulps of grid lines and vertices, on both sides, pointing every way:
+/// where the walk's parameters round across `0` and `1` (a cell holding `P1` whose two intervals
+/// miss each other by one float, an exit rounded below a line the endpoint is on, a touch or a
+/// tiny piece at a vertex passed at a distance of an ulp).
+fn near_ulp_scenes<F: Real>() {
+    let mut rng = SplitMix64::new(29);
+    let nudge = |v: f64, k: i64| {
+        let mut x = F::from_f64(v);
+        for _ in 0..k.unsigned_abs() {
+            x = if k > 0 {
+                x.next_up()
+            } else {
+                -((-x).next_up())
+            };
+        }
+        x.to_f64()
+    };
+    for (g_index, g) in grids::<F>().iter().enumerate() {
+        let xs: Vec<f64> = g.xs().iter().map(|v| v.to_f64()).collect();
+        let ys: Vec<f64> = g.ys().iter().map(|v| v.to_f64()).collect();
+        let r = g.rect();
+        let (x0, y0) = (r.xmin().to_f64(), r.ymin().to_f64());
+        let (w, h) = (r.xmax().to_f64() - x0, r.ymax().to_f64() - y0);
+        let mut segs = Vec::new();
+        for _ in 0..300 {
+            let v = [
+                xs[rng.below(xs.len() as u64) as usize],
+                ys[rng.below(ys.len() as u64) as usize],
+            ];
+            let k = [rng.below(7) as i64 - 3, rng.below(7) as i64 - 3];
+            let near = [nudge(v[0], k[0]), nudge(v[1], k[1])];
+            let far = [x0 + w * rng.range(-0.2, 1.2), y0 + h * rng.range(-0.2, 1.2)];
+            // Short and long, ending and starting near the vertex, and passing it.
+            let f = [1e-3, 0.3, 1.0][rng.below(3) as usize];
+            let a = [
+                near[0] + (far[0] - near[0]) * f,
+                near[1] + (far[1] - near[1]) * f,
+            ];
+            segs.push(seg([a[0], a[1], near[0], near[1]]));
+            segs.push(seg([near[0], near[1], a[0], a[1]]));
+            segs.push(seg([
+                a[0],
+                a[1],
+                2.0 * near[0] - a[0],
+                2.0 * near[1] - a[1],
+            ]));
+        }
+        check(g, &segs, &format!("near-ulp scene, grid {g_index}"));
+    }
+}
+
+#[test]
+fn near_ulp_endpoints_match_brute_force_f32() {
+    near_ulp_scenes::<f32>();
+}
+
+#[test]
+fn near_ulp_endpoints_match_brute_force_f64() {
+    near_ulp_scenes::<f64>();
+}
+
+/// The bench's own scene (`tracks` through 1000 × 1000 cells), against the clip of every cell
+/// near each segment (its bounding box and two cells around it: no farther cell can meet it).
+fn tracks_scene<F: Real>() {
+    let g = grid::<F>([0.0, 0.0, 1.0, 1.0], 1000, 1000);
+    let w = slabclip::workload::Dist::Tracks.generate::<F>(20_000, 11);
+    let segs: Vec<Segment<F>> = (0..w.segments.len())
+        .map(|i| slabclip::SegmentSource::segment(&w.segments, i))
+        .collect();
+    let cells = |a: F, b: F| {
+        let (lo, hi) = (a.to_f64().min(b.to_f64()), a.to_f64().max(b.to_f64()));
+        let i = |v: f64| ((v * 1000.0).floor() as i64).clamp(0, 999);
+        ((i(lo) - 2).max(0) as usize)..=((i(hi) + 2).min(999) as usize)
+    };
+    for o in &OPTIONS {
+        let got = keys(&g.pieces(&segs[..], o));
+        let mut want = Vec::new();
+        for (i, s) in segs.iter().enumerate() {
+            let mut mine = Vec::new();
+            for iy in cells(s.y0, s.y1) {
+                for ix in cells(s.x0, s.x1) {
+                    let c = SlabScalar::clip_one(&g.cell(ix, iy), s);
+                    if c.is_hit() && (o.touches || c.class != Class::Touches) {
+                        mine.push((iy * 1000 + ix, c));
+                    }
+                }
+            }
+            mine.sort_by(|a, b| {
+                (a.1.t_entry, a.1.t_exit, a.0)
+                    .partial_cmp(&(b.1.t_entry, b.1.t_exit, b.0))
+                    .unwrap()
+            });
+            want.extend(mine.into_iter().map(|(k, c)| Piece {
+                segment: i,
+                ix: (k % 1000) as u32,
+                iy: (k / 1000) as u32,
+                t_entry: c.t_entry,
+                t_exit: c.t_exit,
+                class: c.class,
+            }));
+        }
+        // (No segment of `tracks` is axis-parallel, so half-open cells change nothing.)
+        let want = keys(&want);
+        assert!(want.len() > 80_000, "{} pieces", want.len());
+        if got != want {
+            let first = got.iter().zip(&want).position(|(a, b)| a != b);
+            panic!(
+                "{} {o:?}: {} pieces, brute force {}; first difference at {first:?}",
+                F::DTYPE,
+                got.len(),
+                want.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn tracks_match_brute_force_near_each_segment_f32() {
+    tracks_scene::<f32>();
+}
+
+#[test]
+fn tracks_match_brute_force_near_each_segment_f64() {
+    tracks_scene::<f64>();
+}
+
 /// Consecutive pieces of positive length share their parameter exactly, the first starts where
 /// the segment enters the grid and the last ends where it leaves: no gap, no overlap.
 #[test]

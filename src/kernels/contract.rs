@@ -398,18 +398,35 @@ impl<L: Lane> Beyond<L> {
 #[inline(always)]
 pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
     let (start, end) = (Beyond::of(r, s.x0, s.y0), Beyond::of(r, s.x1, s.y1));
-    let ends = Ends {
-        start_in: start.inside(),
-        end_in: end.inside(),
-        top: L::splat(L::Scalar::ONE),
-        below_top: L::splat(L::Scalar::ONE_BELOW),
-        graze_top: L::splat(L::Scalar::GRAZE_TOP),
-    };
+    let ends = Ends::segment(start.inside(), end.inside());
     let far = FarEnds {
         end_on_entry: start.reached_across(r, s.x1, s.y1),
         start_on_exit: end.reached_across(r, s.x0, s.y0),
     };
     finish_ends(raw.valid, ends, raw, |_| Some(far))
+}
+
+/// [`finish`] with its endpoint tests given: `start_in` and `end_in` must be `r.contains` of
+/// `P0` and `P1`, and `rect()` gives `r` (asked for only by the far-end rules, which need an
+/// endpoint inside, behind the branch of [`finish_range`]). The same answers as [`finish`], for
+/// a caller that knows the tests without comparing: the grid walk knows that a cell whose raw
+/// entry is above 0 and raw exit below `1 − ε/2` holds neither endpoint.
+#[inline(always)]
+pub(crate) fn finish_known<L: Lane>(
+    rect: impl FnOnce() -> RectLanes<L>,
+    s: &Segment<L>,
+    raw: Raw<L>,
+    start_in: L::Mask,
+    end_in: L::Mask,
+) -> Finished<L> {
+    finish_range(raw.valid, Ends::segment(start_in, end_in), raw, || {
+        let r = rect();
+        let d = (s.x1 - s.x0, s.y1 - s.y0);
+        FarEnds {
+            end_on_entry: on_crossed_edge(&r, (s.x1, s.y1), d, true),
+            start_on_exit: on_crossed_edge(&r, (s.x0, s.y0), d, false),
+        }
+    })
 }
 
 /// What [`finish_range`] knows about the ends of the parameter range `[0, top]`.
@@ -429,6 +446,20 @@ pub(crate) struct Ends<L: Lane> {
     /// same edge: a miss, as the outcode rejects of `cohen-sutherland` and `hybrid` say), and
     /// otherwise cuts only grazes shorter than 8 ulps; `t_max` for a ray.
     pub graze_top: L,
+}
+
+impl<L: Lane> Ends<L> {
+    /// A segment's: the range `[0, 1]`, with whether `P0` and `P1` are in the closed rect.
+    #[inline(always)]
+    fn segment(start_in: L::Mask, end_in: L::Mask) -> Self {
+        Ends {
+            start_in,
+            end_in,
+            top: L::splat(L::Scalar::ONE),
+            below_top: L::splat(L::Scalar::ONE_BELOW),
+            graze_top: L::splat(L::Scalar::GRAZE_TOP),
+        }
+    }
 }
 
 /// [`finish`] for any parameter range `[0, top]`: the contract's exact ends, misses and invalid
