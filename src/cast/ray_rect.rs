@@ -4,7 +4,7 @@
 //! (t(xmin), t(xmax)) = axis_t(xmin, xmax, ox, dx)     (bound − o)·(1/d), within 6 ulps
 //! (t(ymin), t(ymax)) = axis_t(ymin, ymax, oy, dy)     d == 0: all or nothing (slab)
 //! raw                = from_slabs(slab(x), slab(y))   [max(near, 0), min(far, t_max)]
-//! finish_range       : t_entry = 0 iff O in the closed rect, t_exit = 0 only when the ray
+//! finish_ends        : t_entry = 0 iff O in the closed rect, t_exit = 0 only when the ray
 //!                      leaves exactly at O; NaN on a miss or an invalid ray
 //! ```
 //!
@@ -19,7 +19,7 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{
-    axis_t, finish_range, in_range, on_crossed_edge, ray_axis_careful, slab, Ends, FarEnds,
+    axis_t, finish_ends, in_range, on_crossed_edge, ray_axis_careful, slab, Ends, FarEnds,
     Finished, Raw, RectLanes,
 };
 use crate::kernels::simd_slab::{Broadcast, RectSource};
@@ -92,11 +92,15 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
         below_top: t_max,
         graze_top: t_max,
     };
-    finish_range(valid, ends, raw, || FarEnds {
+    // For every chunk, as for segments (`contract::finish`): on rays starting on the edges a
+    // branch on the rare lanes mispredicted (criterion `ray_rect_vs_segments`, 64K: 355 M rays/s
+    // with the branch, against 526 M segments/s).
+    let far = FarEnds {
         // The far end of a ray is no input point: decided on the rounded parameters above.
         end_on_entry: zero.lt(zero),
         start_on_exit: on_crossed_edge(r, (ray.ox, ray.oy), (dx, dy), false),
-    })
+    };
+    finish_ends(valid, ends, raw, |_| Some(far))
 }
 
 /// One ray against one rect. `t_max` NaN or negative is an [`Error::InvalidArgument`].

@@ -478,9 +478,10 @@ pub(crate) fn finish_range<L: Lane>(
 }
 
 /// [`finish_range`], with the far-end facts from `far_ends(lanes near an end)`, which may give
-/// `None` when no lane is near an end (a branch), or the facts for every chunk.
+/// `None` when no lane is near an end (a branch), or the facts for every chunk (branch-free:
+/// [`finish`], and ray × rect).
 #[inline(always)]
-fn finish_ends<L: Lane>(
+pub(crate) fn finish_ends<L: Lane>(
     valid: L::Mask,
     e: Ends<L>,
     raw: Raw<L>,
