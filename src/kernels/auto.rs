@@ -1,20 +1,27 @@
 //! `auto`: the engine's own choice for a batch.
 //!
 //! ```text
-//! kernel = simd-slab
+//! kernel = hybrid     if at least HYBRID_SHARE of an even sample of the batch is trivial
+//!                     (both ends inside, or both beyond one edge: what hybrid's prefilter settles)
+//!          simd-slab  otherwise
 //! n < PARALLEL_MIN (or one thread):  kernel on the calling thread
 //! else:  halve the batch (at multiples of 64) down to pieces of about n / (4 · threads) and run
 //!        the kernel on the pieces with rayon::join, in rayon's current pool
 //! ```
 //!
-//! Every segment's answer depends on that segment alone, so the output is bit-identical
-//! whatever the thread count or the split. `auto` used to pick `hybrid` for batches whose sample
-//! was at least 90% trivial; with the 6-ulp kernel `simd-slab` is as fast or faster on every
-//! shipped workload, `hybrid`'s best cases included (README, "Speed"), so it no longer does.
+//! The kernel is chosen once for the whole batch, and every segment's answer depends on that
+//! segment alone, so the output is bit-identical whatever the thread count or the split. The
+//! choice was dropped for a day while `simd-slab` decided the far ends behind a branch and was
+//! as fast as `hybrid` everywhere; with the far ends branch-free (robust on edge-heavy data),
+//! `hybrid` is again faster on mostly-trivial batches (1M, one thread: road-like 676 vs 366
+//! Mseg/s, random-walk 640 vs 361, tracks 646 vs 366) and slower on the others (mixed 331 vs
+//! 359, mostly-outside 329 vs 370): README, "Speed".
 
 use core::ops::Range;
 
-use super::{ClipKernel, SimdSlab};
+use super::contract::RectLanes;
+use super::hybrid::prefilter;
+use super::{Algorithm, ClipKernel, Hybrid, SimdSlab};
 use crate::buffers::{ClipOutput, SegmentSource, Window};
 use crate::error::Error;
 use crate::geom::Rect;
@@ -27,9 +34,44 @@ use crate::real::Real;
 /// 876 vs 569, 256K 998 vs 683. So from 32K (it was 128K, set on an earlier machine).
 pub const PARALLEL_MIN: usize = 1 << 15;
 
+/// The share of trivially settled segments in a sample above which `auto` picks `hybrid`.
+/// `hybrid` skips the slab only for chunks whose lanes are all trivial, so it wins where nearly
+/// every segment is: the shares of the shipped workloads are random-walk 0.998, road-like 0.995,
+/// tracks 0.992 (`hybrid` 1.3–1.8× `simd-slab` at 1M), mostly-inside 0.95 (`hybrid` 8% slower:
+/// only 66% of its chunks of 8 are all trivial), mostly-outside 0.85, mixed 0.49.
+pub const HYBRID_SHARE: f64 = 0.98;
+
+/// How many segments `auto` looks at to choose.
+const SAMPLE: usize = 256;
+
 /// What `auto` does, in one line (for `slabclip info`).
 pub fn auto_rule() -> String {
-    format!("simd-slab; rayon's threads from {PARALLEL_MIN} segments")
+    format!(
+        "hybrid when at least {:.0}% of a {SAMPLE}-segment sample is trivially inside or outside, \
+         else simd-slab; rayon's threads from {PARALLEL_MIN} segments",
+        HYBRID_SHARE * 100.0
+    )
+}
+
+/// The kernel `auto` runs on this batch: `hybrid` or `simd-slab`.
+pub(super) fn choose<F: Real, S: SegmentSource<F> + ?Sized>(
+    rect: &Rect<F>,
+    input: &S,
+) -> Algorithm {
+    let n = input.len();
+    if n == 0 {
+        return Algorithm::SimdSlab;
+    }
+    let r = RectLanes::<F>::splat(rect);
+    let picks = n.min(SAMPLE);
+    let trivial = (0..picks)
+        .filter(|k| prefilter(&r, &input.segment(k * n / picks)).1)
+        .count();
+    if trivial as f64 >= HYBRID_SHARE * picks as f64 {
+        Algorithm::Hybrid
+    } else {
+        Algorithm::SimdSlab
+    }
 }
 
 /// Runs `auto` on a batch; see the module docs.
@@ -40,13 +82,27 @@ pub(super) fn clip<F: Real, S: SegmentSource<F> + ?Sized>(
 ) -> Result<(), Error> {
     let n = input.len();
     out.check_len(n)?;
+    let kernel = choose(rect, input);
     if n < PARALLEL_MIN || rayon::current_num_threads() < 2 {
         // The batch itself, not a window over it: the kernel is instantiated for `S` directly.
-        return SimdSlab::clip(rect, input, out);
+        return run(kernel, rect, input, out);
     }
     in_pieces(n, out.reborrow(), &|range, mut out| {
-        SimdSlab::clip(rect, &Window::new(input, range), &mut out)
+        run(kernel, rect, &Window::new(input, range), &mut out)
     })
+}
+
+/// The chosen kernel on one batch or piece.
+fn run<F: Real, S: SegmentSource<F> + ?Sized>(
+    kernel: Algorithm,
+    rect: &Rect<F>,
+    input: &S,
+    out: &mut ClipOutput<'_, F>,
+) -> Result<(), Error> {
+    match kernel {
+        Algorithm::Hybrid => Hybrid::clip(rect, input, out),
+        _ => SimdSlab::clip(rect, input, out),
+    }
 }
 
 /// The piece function of [`in_pieces`]: a range of the batch and the outputs of that range.
@@ -86,4 +142,28 @@ fn halve<F: Real>(
         || halve(mid..range.end, out_b, piece, f),
     );
     a.and(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::workload::Dist;
+    use crate::Algorithm;
+
+    /// `hybrid` for the nearly-all-trivial workloads it is faster on, `simd-slab` for the
+    /// others, mostly-inside (95% trivial, where `hybrid` is slower) among them.
+    #[test]
+    fn auto_picks_hybrid_only_for_nearly_all_trivial_batches() {
+        for (dist, want) in [
+            (Dist::RandomWalk, Algorithm::Hybrid),
+            (Dist::RoadLike, Algorithm::Hybrid),
+            (Dist::Tracks, Algorithm::Hybrid),
+            (Dist::Mixed, Algorithm::SimdSlab),
+            (Dist::MostlyInside, Algorithm::SimdSlab),
+            (Dist::MostlyOutside, Algorithm::SimdSlab),
+        ] {
+            let w = dist.generate::<f32>(1 << 16, 1);
+            let got = Algorithm::Auto.resolve(&w.rect, &w.segments.as_ref());
+            assert_eq!(got, want, "{dist:?}");
+        }
+    }
 }

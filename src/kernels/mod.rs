@@ -28,7 +28,7 @@ mod sector_lut;
 pub(crate) mod simd_slab;
 pub(crate) mod slab;
 
-pub use auto::{auto_rule, PARALLEL_MIN};
+pub use auto::{auto_rule, HYBRID_SHARE, PARALLEL_MIN};
 pub use cohen_sutherland::CohenSutherland;
 pub use hybrid::Hybrid;
 pub use liang_barsky::LiangBarsky;
@@ -214,15 +214,14 @@ impl Algorithm {
             })
     }
 
-    /// The concrete algorithm `Auto` picks for this batch (itself for the others): `simd-slab`
-    /// (see `auto.rs`; the batch is no longer sampled).
+    /// The concrete algorithm `Auto` picks for this batch (itself for the others).
     pub fn resolve<F: Real, S: SegmentSource<F> + ?Sized>(
         self,
-        _rect: &Rect<F>,
-        _input: &S,
+        rect: &Rect<F>,
+        input: &S,
     ) -> Algorithm {
         match self {
-            Algorithm::Auto => Algorithm::SimdSlab,
+            Algorithm::Auto => auto::choose(rect, input),
             a => a,
         }
     }
