@@ -19,8 +19,8 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{
-    axis_t, finish_ends, in_range, on_crossed_edge, ray_axis_careful, slab, Ends, FarEnds,
-    Finished, Raw, RectLanes,
+    axis_t, finish_ends, in_range, on_exit_edge, ray_axis_careful, slab, Ends, FarEnds, Finished,
+    Raw, RectLanes,
 };
 use crate::kernels::simd_slab::{Broadcast, RectSource};
 use crate::real::{Lane, Real};
@@ -98,7 +98,7 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
     let far = FarEnds {
         // The far end of a ray is no input point: decided on the rounded parameters above.
         end_on_entry: zero.lt(zero),
-        start_on_exit: on_crossed_edge(r, (ray.ox, ray.oy), (dx, dy), false),
+        start_on_exit: on_exit_edge(r, (ray.ox, ray.oy), (dx, dy)),
     };
     finish_ends(valid, ends, raw, |_| Some(far))
 }

@@ -325,24 +325,16 @@ pub(crate) fn axis_slab<L: Lane>(lo: L, hi: L, p0: L, p1: L) -> (L, L) {
     slab((plane_t(lo, p0, p1), plane_t(hi, p0, p1)))
 }
 
-/// Whether `(x, y)` lies on a boundary a line through it in direction `(dx, dy)` crosses
-/// inward (`inward`), or outward: the exact test behind the far-end rules of [`FarEnds`].
+/// Whether `(x, y)` lies on a boundary that a line through it in direction `(dx, dy)` crosses
+/// outward: the far-end test of a ray's origin, which has no second point to compare with
+/// (segments use [`Beyond`]).
 #[inline(always)]
-pub(crate) fn on_crossed_edge<L: Lane>(
-    r: &RectLanes<L>,
-    (x, y): (L, L),
-    (dx, dy): (L, L),
-    inward: bool,
-) -> L::Mask {
+pub(crate) fn on_exit_edge<L: Lane>(r: &RectLanes<L>, (x, y): (L, L), (dx, dy): (L, L)) -> L::Mask {
     let zero = L::splat(L::Scalar::ZERO);
-    let (rx, lx, uy, dy_) = (zero.lt(dx), dx.lt(zero), zero.lt(dy), dy.lt(zero));
-    let (first_x, last_x, first_y, last_y) = (r.xmin, r.xmax, r.ymin, r.ymax);
-    let (a, b, c, d) = if inward {
-        (first_x, last_x, first_y, last_y)
-    } else {
-        (last_x, first_x, last_y, first_y)
-    };
-    (rx & x.eq_(a)) | (lx & x.eq_(b)) | (uy & y.eq_(c)) | (dy_ & y.eq_(d))
+    (zero.lt(dx) & x.eq_(r.xmax))
+        | (dx.lt(zero) & x.eq_(r.xmin))
+        | (zero.lt(dy) & y.eq_(r.ymax))
+        | (dy.lt(zero) & y.eq_(r.ymin))
 }
 
 /// The exact far-end facts [`finish_range`] asks for when a chunk's rounded parameters come near
@@ -387,6 +379,18 @@ impl<L: Lane> Beyond<L> {
     }
 }
 
+impl<L: Lane> FarEnds<L> {
+    /// A segment's far-end facts, from the sides its endpoints are beyond: `P1` on a bound
+    /// crossed from `P0`'s side of it, and `P0` on a bound crossed towards `P1`'s.
+    #[inline(always)]
+    fn of_segment(r: &RectLanes<L>, s: &Segment<L>, start: &Beyond<L>, end: &Beyond<L>) -> Self {
+        FarEnds {
+            end_on_entry: start.reached_across(r, s.x1, s.y1),
+            start_on_exit: end.reached_across(r, s.x0, s.y0),
+        }
+    }
+}
+
 /// Applies SPEC §1 to an algorithm's raw answer; see the module docs.
 ///
 /// The far-end facts come from the same side tests as "endpoint inside", for every chunk,
@@ -399,10 +403,7 @@ impl<L: Lane> Beyond<L> {
 pub(crate) fn finish<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
     let (start, end) = (Beyond::of(r, s.x0, s.y0), Beyond::of(r, s.x1, s.y1));
     let ends = Ends::segment(start.inside(), end.inside());
-    let far = FarEnds {
-        end_on_entry: start.reached_across(r, s.x1, s.y1),
-        start_on_exit: end.reached_across(r, s.x0, s.y0),
-    };
+    let far = FarEnds::of_segment(r, s, &start, &end);
     finish_ends(raw.valid, ends, raw, |_| Some(far))
 }
 
@@ -421,11 +422,8 @@ pub(crate) fn finish_known<L: Lane>(
 ) -> Finished<L> {
     finish_range(raw.valid, Ends::segment(start_in, end_in), raw, || {
         let r = rect();
-        let d = (s.x1 - s.x0, s.y1 - s.y0);
-        FarEnds {
-            end_on_entry: on_crossed_edge(&r, (s.x1, s.y1), d, true),
-            start_on_exit: on_crossed_edge(&r, (s.x0, s.y0), d, false),
-        }
+        let (start, end) = (Beyond::of(&r, s.x0, s.y0), Beyond::of(&r, s.x1, s.y1));
+        FarEnds::of_segment(&r, s, &start, &end)
     })
 }
 
