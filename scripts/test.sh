@@ -14,8 +14,9 @@ echo "== cargo test"
 cargo test
 
 # The Python tests compare bit for bit with the command line built from the same sources.
-echo "== cargo build --release (the slabclip binary the Python tests compare against)"
-cargo build --release --bin slabclip
+echo "== cargo build --release (the slabclip binary the Python tests compare against, and the"
+echo "   clip_calls example that the benchmark script's smoke test runs)"
+cargo build --release --bin slabclip --example clip_calls
 
 venv=${SLABCLIP_VENV:-$root/target/py-venv}
 if [ ! -x "$venv/bin/python" ]; then

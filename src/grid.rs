@@ -274,7 +274,7 @@ impl<F: Real> Grid<F> {
         options: &GridOptions,
     ) -> Vec<Piece<F>> {
         let n = input.len();
-        if n <= BLOCK {
+        if n <= BLOCK || crate::threads::available() < 2 {
             let mut out = Vec::new();
             self.pieces_into(input, 0..n, options, &mut out);
             return out;

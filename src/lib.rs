@@ -86,8 +86,8 @@
 //! classes) → [`buffers`] (SoA batches and outputs) → [`kernels`] (one file per algorithm,
 //! sharing `kernels/contract.rs`; `auto` and its threads) → [`shapes`] (pairwise, N × M hit
 //! lists, in place), [`rect_set`] (N × M through a broad phase), [`grid`] (pieces in the cells
-//! of a regular grid) → [`io`] (files) → the
-//! `slabclip` binary.
+//! of a regular grid); [`threads`] says whether they may split a batch across rayon's pool →
+//! [`io`] (files) → the `slabclip` binary.
 
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -105,6 +105,7 @@ pub mod reference;
 mod scalar;
 pub mod shapes;
 pub mod simd;
+pub mod threads;
 pub mod workload;
 
 pub use buffers::{
@@ -122,3 +123,4 @@ pub use kernels::{
 pub use real::{Lane, Real};
 pub use rect_set::RectSet;
 pub use shapes::Hit;
+pub use threads::on_calling_thread;

@@ -388,11 +388,12 @@ impl Algorithm {
                 .collect()
         };
         let starts: Vec<usize> = (0..n).step_by(BLOCK).collect();
-        let per_block: Vec<Vec<Hit<F>>> = if self == Algorithm::Auto && starts.len() > 1 {
-            starts.into_par_iter().map(block_hits).collect()
-        } else {
-            starts.into_iter().map(block_hits).collect()
-        };
+        let per_block: Vec<Vec<Hit<F>>> =
+            if self == Algorithm::Auto && starts.len() > 1 && crate::threads::available() > 1 {
+                starts.into_par_iter().map(block_hits).collect()
+            } else {
+                starts.into_iter().map(block_hits).collect()
+            };
         per_block.concat()
     }
 }

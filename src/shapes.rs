@@ -125,12 +125,14 @@ impl Algorithm {
             hits.sort_by_key(|h| h.segment);
             hits
         };
-        let per_block: Vec<Vec<Hit<F>>> =
-            if self == Algorithm::Auto && n * rects.len() >= PARALLEL_MIN {
-                blocks.par_iter().map(block_hits).collect()
-            } else {
-                blocks.iter().map(block_hits).collect()
-            };
+        let per_block: Vec<Vec<Hit<F>>> = if self == Algorithm::Auto
+            && n * rects.len() >= PARALLEL_MIN
+            && crate::threads::available() > 1
+        {
+            blocks.par_iter().map(block_hits).collect()
+        } else {
+            blocks.iter().map(block_hits).collect()
+        };
         per_block.concat()
     }
 

@@ -5,7 +5,8 @@ mod common;
 
 use common::cases::{case, TestFloat};
 use slabclip::{
-    Algorithm, ClipOutput, ClipResults, Error, Hit, Real, Rect, Segment, Segments, PARALLEL_MIN,
+    Algorithm, ClipOutput, ClipResults, Error, Hit, Real, Rect, Segment, SegmentSource, Segments,
+    PARALLEL_MIN,
 };
 
 fn bits<F: Real>(v: &[F]) -> Vec<u64> {
@@ -35,7 +36,11 @@ fn fingerprint<F: Real>(r: &ClipResults<F>) -> (Vec<u64>, Vec<u64>, Vec<u8>, Vec
 }
 
 /// Runs a pairwise clip into fresh buffers.
-fn pairwise<F: Real>(alg: Algorithm, rects: &[Rect<F>], segs: &Segments<F>) -> ClipResults<F> {
+fn pairwise<F: Real, S: SegmentSource<F> + ?Sized>(
+    alg: Algorithm,
+    rects: &[Rect<F>],
+    segs: &S,
+) -> ClipResults<F> {
     let n = segs.len();
     let (mut te, mut tx, mut cl) = (vec![F::NAN; n], vec![F::NAN; n], vec![0u8; n]);
     let mut clipped = Segments::nan(n);
@@ -45,7 +50,7 @@ fn pairwise<F: Real>(alg: Algorithm, rects: &[Rect<F>], segs: &Segments<F>) -> C
         class: Some(&mut cl),
         segments: Some(clipped.as_mut()),
     };
-    alg.clip_pairwise(rects, &segs.as_ref(), &mut out).unwrap();
+    alg.clip_pairwise(rects, segs, &mut out).unwrap();
     ClipResults {
         t_entry: te,
         t_exit: tx,
@@ -58,8 +63,17 @@ fn pairwise_matches_single_clips<F: TestFloat>() {
     for n in [0, 1, 7, 16, 17, 63, 64, 65, 1000] {
         let (rects, rows) = cases::<F>(n, 0x9A1E + n as u64);
         let segs = Segments::from_rows(&rows);
-        for alg in Algorithm::ALL.into_iter().chain([Algorithm::Auto]) {
-            let got = pairwise(alg, &rects, &segs);
+        // From columns, and from rows (the vector kernel transposes them a chunk at a time).
+        for (alg, from_rows) in Algorithm::ALL
+            .into_iter()
+            .chain([Algorithm::Auto])
+            .flat_map(|a| [(a, false), (a, true)])
+        {
+            let got = if from_rows {
+                pairwise(alg, &rects, rows.as_slice())
+            } else {
+                pairwise(alg, &rects, &segs)
+            };
             let got_rows = got.segments.as_ref().unwrap().to_interleaved();
             for i in 0..n {
                 let want = alg.clip_one(&rects[i], &rows[i]);
@@ -228,8 +242,8 @@ fn in_place_matches_clip_f64() {
     in_place_matches_clip::<f64>();
 }
 
-/// `auto` on a batch large enough to split, under 1, 2 and 3 threads: the same bits as
-/// `simd-slab` on one thread, for every shape.
+/// `auto` on a batch large enough to split, under 1, 2 and 3 threads and on the calling thread
+/// alone: the same bits as `simd-slab` on one thread, for every shape.
 fn threads_do_not_change_results<F: TestFloat>() {
     let n = 5 * PARALLEL_MIN / 2 + 13;
     let (rects, rows) = cases::<F>(n, 0x7E4D);
@@ -239,32 +253,37 @@ fn threads_do_not_change_results<F: TestFloat>() {
     let serial_pairs = fingerprint(&pairwise(Algorithm::SimdSlab, &rects, &segs));
     let tiles = grid::<F>(3);
     let serial_grid = Algorithm::Hybrid.clip_grid(&tiles, &segs.as_ref());
+    // `threads` names the run in messages; 0 is the calling thread alone, inside a 3-thread pool.
+    let check = |threads: usize| {
+        let got = Algorithm::Auto.clip_to_vec(&rect, &segs.as_ref(), true);
+        assert!(fingerprint(&got) == serial, "clip, {threads} threads");
+        let got = pairwise(Algorithm::Auto, &rects, &segs);
+        assert!(
+            fingerprint(&got) == serial_pairs,
+            "pairwise, {threads} threads"
+        );
+        let mut in_place = Segments::from_rows(&rows);
+        let mut class = vec![0u8; n];
+        Algorithm::Auto
+            .clip_in_place(&rect, &mut in_place.as_mut(), Some(&mut class))
+            .unwrap();
+        assert!(class == serial.2, "in place, {threads} threads");
+        assert!(
+            bits(&in_place.to_interleaved()) == serial.3,
+            "in place, {threads} threads"
+        );
+        let got = Algorithm::Auto.clip_grid(&tiles, &segs.as_ref());
+        assert!(got == serial_grid, "grid, {threads} threads");
+    };
     for threads in [1, 2, 3] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| {
-            let got = Algorithm::Auto.clip_to_vec(&rect, &segs.as_ref(), true);
-            assert!(fingerprint(&got) == serial, "clip, {threads} threads");
-            let got = pairwise(Algorithm::Auto, &rects, &segs);
-            assert!(
-                fingerprint(&got) == serial_pairs,
-                "pairwise, {threads} threads"
-            );
-            let mut in_place = Segments::from_rows(&rows);
-            let mut class = vec![0u8; n];
-            Algorithm::Auto
-                .clip_in_place(&rect, &mut in_place.as_mut(), Some(&mut class))
-                .unwrap();
-            assert!(class == serial.2, "in place, {threads} threads");
-            assert!(
-                bits(&in_place.to_interleaved()) == serial.3,
-                "in place, {threads} threads"
-            );
-            let got = Algorithm::Auto.clip_grid(&tiles, &segs.as_ref());
-            assert!(got == serial_grid, "grid, {threads} threads");
-        });
+        pool.install(|| check(threads));
+        if threads == 3 {
+            pool.install(|| slabclip::on_calling_thread(|| check(0)));
+        }
     }
 }
 

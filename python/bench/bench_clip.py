@@ -1,6 +1,7 @@
 """slabclip from Python against what Python users have, on the same 1M mixed segments, in one run.
 
     python bench/bench_clip.py [--n 1000000] [--repeat 7] [--dtype float64] [--rust ../target/release/slabclip]
+                               [--rust-calls ../target/release/examples/clip_calls]
 
 Contenders (all on the unit square, the workload's rect):
   * slabclip.clip, algorithm auto and simd-slab, on (N, 4) rows and on four columns, with one
@@ -8,16 +9,22 @@ Contenders (all on the unit square, the workload's rect):
   * shapely 2.x ``clip_by_rect`` on LineStrings built before the timing (its output is the
     clipped geometry; no class);
   * a plain vectorized numpy slab: (bound - p) / d, min/max, parallel axes with np.where.
-With ``--rust`` the Rust library's own figure comes from ``slabclip compare`` on the same
-workload (same seed, dtype, size and thread count, columns), for the "within 10%" comparison.
+The Rust library's own figures, for the "within 10%" comparison, on the same workload (same
+seed, dtype, size, thread count, columns, t_entry and t_exit only) in the same rounds:
+  * ``--rust-calls``: the ``clip_calls`` example (``cargo build --release --example
+    clip_calls``), which calls ``Algorithm::clip`` from its main thread one call at a time,
+    timed per call, exactly as this script calls ``slabclip.clip``: call for call;
+  * ``--rust``: ``slabclip compare``, which times passes inside a pool entered once (no
+    hand-off to the pool's threads per call, so more than a caller from outside sees).
 
 Wrong answers are counted against slabclip's exact rational reference: for slabclip and the
 numpy slab every rule of the contract (class, exact 0/1 ends, NaN misses, t within the ulp
 bound); for shapely whether it reports a hit exactly when the exact clip is non-empty (a
 touching contact is a hit).
 
-Times are medians of --repeat rounds; in a round each contender runs back to back for about
-20 ms (one call for shapely), timed per call; Mseg/s = N / median.
+In each of --repeat rounds every contender runs back to back for about 20 ms (one call for
+shapely), each call timed on its own; a contender's time is the median of all its calls, as
+``slabclip compare`` reports the median of samples of about 1 ms; Mseg/s = N / median.
 """
 
 from __future__ import annotations
@@ -73,12 +80,20 @@ def rust_compare(binary, n, dtype, repeat, threads):
     return {r["name"]: r["mseg_per_s"] for r in rep["workloads"][0]["rows"]}
 
 
+def rust_calls(binary, n, dtype, algorithm, threads):
+    cmd = [binary, str(n), "f32" if dtype == np.float32 else "f64", algorithm,
+           ",".join(map(str, threads)), "1"]
+    got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    return {int(k): v for k, v in got["seconds"].items()}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--dtype", default="float64", choices=["float32", "float64"])
-    ap.add_argument("--rust", help="path of the slabclip binary, for the Rust library's figure")
+    ap.add_argument("--rust", help="path of the slabclip binary, for `compare`'s figure")
+    ap.add_argument("--rust-calls", help="path of the clip_calls example, for the Rust call's figure")
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args(argv)
     import shapely
@@ -91,8 +106,8 @@ def main(argv=None):
     figures = {}
 
     print(f"{n} mixed segments, {dt}, rect {RECT}, {ncpu} threads in the pool, "
-          f"SIMD {slabclip.info()['simd_built']}; medians of {args.repeat} rounds, every "
-          f"contender about 20 ms per round (so that a busy machine slows them alike)")
+          f"SIMD {slabclip.info()['simd_built']}; {args.repeat} rounds, every contender about "
+          f"20 ms per round (so that a busy machine slows them alike), medians of the calls")
     lines = shapely.linestrings(rows.reshape(n, 2, 2).astype(np.float64))
     t_only = {"t_entry": np.zeros(n, dt), "t_exit": np.zeros(n, dt)}  # touched once, reused
     contenders = {}
@@ -111,6 +126,7 @@ def main(argv=None):
     times = {k: [] for k in contenders}
     results = {}
     rust_rounds = {}
+    rust_call_times = {}
     # Calls per sample: enough back-to-back calls for about 20 ms, as `slabclip compare` times
     # samples of many passes; a single call after the others have run would time a cold cache.
     calls = {}
@@ -120,11 +136,15 @@ def main(argv=None):
         calls[name] = max(1, round(0.02 / (time.perf_counter() - t0)))
     for _ in range(args.repeat):
         for name, fn in contenders.items():
-            k = calls[name]
-            t0 = time.perf_counter()
-            for _ in range(k):
+            for _ in range(calls[name]):
+                t0 = time.perf_counter()
                 results[name] = fn()
-            times[name].append((time.perf_counter() - t0) / k)
+                times[name].append(time.perf_counter() - t0)
+        if args.rust_calls:
+            for algorithm in ("auto", "simd-slab"):
+                got = rust_calls(args.rust_calls, n, dt, algorithm, (1, ncpu))
+                for threads, secs in got.items():
+                    rust_call_times.setdefault((algorithm, threads), []).extend(secs)
         if args.rust:
             for threads in (1, ncpu):
                 got = rust_compare(args.rust, n, dt, 3, threads)
@@ -158,16 +178,22 @@ def main(argv=None):
     print(f"speed-up over the numpy slab: {best1 / figures['numpy slab']['mseg_per_s']:.1f}x one thread, "
           f"{best / figures['numpy slab']['mseg_per_s']:.1f}x all threads")
     result = {"n": n, "dtype": str(dt), "figures": figures, "wrong": wrong}
-    if args.rust:
-        rust = {}
-        for (algorithm, threads), v in rust_rounds.items():
-            rs = float(np.median(v))
-            rust[f"{algorithm} threads={threads}"] = rs
-            py = figures[f"slabclip {algorithm} columns out=t threads={threads}"]["mseg_per_s"]
-            py_new = figures[f"slabclip {algorithm} columns threads={threads}"]["mseg_per_s"]
-            print(f"Rust library, slabclip compare --emit t ({algorithm}, {threads} threads): {rs:.1f} Mseg/s; "
-                  f"Python, same outputs into out= buffers: {py:.1f} = {py / rs:.0%}; "
-                  f"Python, new t_entry, t_exit, class arrays: {py_new:.1f} = {py_new / rs:.0%}")
+    rust = {}
+    for (algorithm, threads), v in rust_call_times.items():
+        rs = n / float(np.median(v)) / 1e6
+        rust[f"calls {algorithm} threads={threads}"] = rs
+        py = figures[f"slabclip {algorithm} columns out=t threads={threads}"]["mseg_per_s"]
+        print(f"Rust library, the same calls (clip_calls, {algorithm}, {threads} threads): {rs:.1f} Mseg/s; "
+              f"Python, out= t_entry, t_exit: {py:.1f} = {py / rs:.0%}")
+    for (algorithm, threads), v in rust_rounds.items():
+        rs = float(np.median(v))
+        rust[f"compare {algorithm} threads={threads}"] = rs
+        py = figures[f"slabclip {algorithm} columns out=t threads={threads}"]["mseg_per_s"]
+        py_new = figures[f"slabclip {algorithm} columns threads={threads}"]["mseg_per_s"]
+        print(f"Rust library, slabclip compare --emit t ({algorithm}, {threads} threads): {rs:.1f} Mseg/s; "
+              f"Python, same outputs into out= buffers: {py:.1f} = {py / rs:.0%}; "
+              f"Python, new t_entry, t_exit, class arrays: {py_new:.1f} = {py_new / rs:.0%}")
+    if rust:
         result["rust"] = rust
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))

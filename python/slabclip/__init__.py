@@ -10,7 +10,8 @@ computed in their own precision.
 Anything else (another dtype such as integers, a strided view, big-endian data) is converted
 once, as numpy functions do. Outputs are new arrays, or the arrays passed in ``out=``, written
 in place. The kernels run with the GIL released; ``threads=N`` runs the call in a pool of N
-threads (by default rayon's global pool, one thread per core). As in the Rust library, only
+threads (by default rayon's global pool, one thread per core), ``threads=1`` on the calling
+thread alone. As in the Rust library, only
 ``algorithm="auto"`` and the ray queries split a batch across threads; the results are the same
 bits for any thread count.
 
@@ -269,7 +270,8 @@ def clip(
     out : arrays to write into, by output name (their names are requested too): ``t_entry`` and
         ``t_exit`` ``(N,)`` of the segments' dtype, ``class`` ``(N,)`` uint8, ``segments``
         ``(N, 4)`` (written directly when Fortran-ordered, else through one temporary).
-    threads : run in a pool of this many threads (``auto`` splits large batches).
+    threads : run in a pool of this many threads (``auto`` splits large batches); 1: on the
+        calling thread alone.
 
     Returns
     -------

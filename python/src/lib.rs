@@ -6,7 +6,7 @@
 //! given by the user) with the input's length and dtype. Here the arrays are only borrowed:
 //! inputs are read in place (`&[F]`, rows through `rows_from_interleaved`), outputs written in
 //! place, and the kernels run with the GIL released, inside a rayon pool of `threads` threads
-//! when asked. Every check is repeated here (dtype, shape, contiguity, writeability, lengths),
+//! when asked (`threads=1`: the calling thread alone). Every check is repeated here (dtype, shape, contiguity, writeability, lengths),
 //! so no call from Python can reach a kernel with a wrong buffer; library errors become
 //! `ValueError` with the library's message, a wrong dtype a `TypeError`.
 
@@ -59,14 +59,18 @@ fn is_f64(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
 }
 
-/// Runs `f` on the calling thread (rayon's global pool for `auto`'s splits) or, with
-/// `threads = Some(n)`, inside a pool of `n` threads, built once per `n` and kept.
+/// Runs `f` on the calling thread (rayon's global pool for `auto`'s splits); with
+/// `threads = Some(1)` on the calling thread alone (no hand-off to a pool thread and back:
+/// see `slabclip::threads`); with `threads = Some(n)` inside a pool of `n` threads, built once
+/// per `n` and kept.
 fn in_pool<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> PyResult<R> {
     static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let Some(n) = threads else { return Ok(f()) };
-    if n == 0 {
-        return Err(value_err("threads must be at least 1"));
-    }
+    let n = match threads {
+        None => return Ok(f()),
+        Some(0) => return Err(value_err("threads must be at least 1")),
+        Some(1) => return Ok(slabclip::on_calling_thread(f)),
+        Some(n) => n,
+    };
     let pool = {
         let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
         match pools.iter().find(|(k, _)| *k == n) {

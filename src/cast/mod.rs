@@ -358,7 +358,7 @@ pub(crate) fn drive<F: Real, O: SplitOutput>(
             query.run(&mut o, i, &RayLanes::from(rays.ray(i)));
         }
     };
-    if n.saturating_mul(tests_per_ray.max(1)) < PARALLEL_WORK {
+    if n.saturating_mul(tests_per_ray.max(1)) < PARALLEL_WORK || crate::threads::available() < 2 {
         return run(0, n, out);
     }
     let mut parts = Vec::with_capacity(n.div_ceil(CHUNK));

@@ -83,7 +83,7 @@ pub(super) fn clip<F: Real, S: SegmentSource<F> + ?Sized>(
     let n = input.len();
     out.check_len(n)?;
     let kernel = choose(rect, input);
-    if n < PARALLEL_MIN || rayon::current_num_threads() < 2 {
+    if n < PARALLEL_MIN || crate::threads::available() < 2 {
         // The batch itself, not a window over it: the kernel is instantiated for `S` directly.
         return run(kernel, rect, input, out);
     }
@@ -119,7 +119,7 @@ pub(crate) fn in_pieces<F: Real>(
     out: ClipOutput<'_, F>,
     f: &PieceFn<'_, F>,
 ) -> Result<(), Error> {
-    let threads = rayon::current_num_threads();
+    let threads = crate::threads::available();
     if n < PARALLEL_MIN || threads < 2 {
         return f(0..n, out);
     }
