@@ -25,6 +25,12 @@ pub trait SegmentSource<F>: Sync {
     fn columns(&self) -> Option<SegmentsRef<'_, F>> {
         None
     }
+    /// The rows, where the source is a slice of them (interleaved `x0, y0, x1, y1` values, as
+    /// `.npy` files and numpy `(N, 4)` arrays hold them): the SIMD kernels transpose them a
+    /// chunk at a time ([`Real::load_rows`]).
+    fn rows(&self) -> Option<&[Segment<F>]> {
+        None
+    }
 }
 
 /// A borrowed structure-of-arrays batch: four caller slices of equal length, never copied.
@@ -113,6 +119,9 @@ impl<F: Real, S: SegmentSource<F> + ?Sized> SegmentSource<F> for Window<'_, S> {
         let c = self.inner.columns()?;
         Some(c.slice(self.start..self.start + self.len))
     }
+    fn rows(&self) -> Option<&[Segment<F>]> {
+        Some(&self.inner.rows()?[self.start..self.start + self.len])
+    }
 }
 
 impl<F: Real> SegmentSource<F> for SegmentsRef<'_, F> {
@@ -137,6 +146,9 @@ impl<F: Real> SegmentSource<F> for [Segment<F>] {
     #[inline(always)]
     fn segment(&self, i: usize) -> Segment<F> {
         self[i]
+    }
+    fn rows(&self) -> Option<&[Segment<F>]> {
+        Some(self)
     }
 }
 

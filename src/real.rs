@@ -144,6 +144,10 @@ pub trait Real:
     const LANES: usize;
     /// Loads the first [`Real::LANES`] values of `s` into a vector. Panics if `s` is shorter.
     fn load(s: &[Self]) -> Self::Simd;
+    /// The four columns of the [`Real::LANES`] rows of four values at the front of `s` (a
+    /// transpose: interleaved `x0, y0, x1, y1` rows into vectors of `x0`, `y0`, `x1`, `y1`).
+    /// Panics if `s` is shorter than `4 · LANES`.
+    fn load_rows(s: &[Self]) -> [Self::Simd; 4];
 }
 
 /// Writes `f` of each lane of `v` to `out[..L::WIDTH]` (for outputs that are not floats:

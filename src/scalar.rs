@@ -116,6 +116,10 @@ macro_rules! scalar_lane {
             fn load(s: &[$t]) -> $simd {
                 <$simd as crate::simd::Load>::load(s)
             }
+            #[inline(always)]
+            fn load_rows(s: &[$t]) -> [$simd; 4] {
+                <$simd as crate::simd::Load>::load_rows(s)
+            }
         }
     };
 }

@@ -34,7 +34,8 @@ const MAX_LANES: usize = 16;
 
 /// Calls `body(i, chunk)` for every full chunk of `LANES` segments starting at `i`, in order,
 /// and returns where the tail begins. Columns are loaded straight from the four slices (cut to
-/// whole chunks first, so no load is bounds-checked); other sources are gathered lane by lane.
+/// whole chunks first, so no load is bounds-checked), rows transposed a chunk at a time; other
+/// sources are gathered lane by lane.
 #[inline(always)]
 pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
@@ -58,6 +59,10 @@ pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
             };
             body(k * F::LANES, s);
         }
+    } else if let Some(rows) = input.rows() {
+        for (k, rows) in rows[..full].chunks_exact(F::LANES).enumerate() {
+            body(k * F::LANES, load_rows(rows));
+        }
     } else {
         for i in (0..full).step_by(F::LANES) {
             body(i, load_chunk(input, i));
@@ -66,8 +71,15 @@ pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     full
 }
 
-/// The chunk of `LANES` segments starting at `i`: from the columns when there are columns, else
-/// gathered lane by lane. Panics past the end.
+/// The first `LANES` rows of `rows` as a chunk, transposed in vectors.
+#[inline(always)]
+fn load_rows<F: Real>(rows: &[Segment<F>]) -> Segment<F::Simd> {
+    let [x0, y0, x1, y1] = F::load_rows(bytemuck::cast_slice(rows));
+    Segment { x0, y0, x1, y1 }
+}
+
+/// The chunk of `LANES` segments starting at `i`: from the columns when there are columns, from
+/// the rows by a transpose when there are rows, else gathered lane by lane. Panics past the end.
 #[inline(always)]
 pub(crate) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
@@ -81,6 +93,9 @@ pub(crate) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
             x1: F::load(&x1[i..]),
             y1: F::load(&y1[i..]),
         };
+    }
+    if let Some(rows) = input.rows() {
+        return load_rows(&rows[i..]);
     }
     let mut g = [[F::ZERO; MAX_LANES]; 4];
     for l in 0..F::LANES {

@@ -11,10 +11,19 @@
 
 pub mod wide;
 
-/// Loading a full vector from the front of a slice (what `Real::load` calls).
+/// Loading full vectors from the front of a slice (what `Real::load` and `Real::load_rows`
+/// call).
 pub trait Load: crate::real::Lane {
     /// The first `WIDTH` values of `s`. Panics if `s` is shorter.
     fn load(s: &[Self::Scalar]) -> Self;
+    /// The four columns of the `WIDTH` rows of four values at the front of `s`. Panics if `s`
+    /// is shorter than `4 · WIDTH`. This default builds each column lane by lane; vector types
+    /// with a shuffle for it override it.
+    #[inline(always)]
+    fn load_rows(s: &[Self::Scalar]) -> [Self; 4] {
+        let s = &s[..4 * Self::WIDTH];
+        core::array::from_fn(|c| Self::from_fn(|l| s[4 * l + c]))
+    }
 }
 
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
