@@ -129,15 +129,29 @@ impl<'a, F: Real> RaysRef<'a, F> {
         Ray::new(self.ox[i], self.oy[i], self.dx[i], self.dy[i])
     }
 
-    /// Rays `i .. i + F::LANES` as vectors.
+    /// Calls `body(i, rays)` for every full chunk of `LANES` rays from `i`, in order, and
+    /// returns where the tail begins. The columns are cut to whole chunks first, so that no load
+    /// is bounds-checked (as `simd_slab::for_each_chunk` does for segments: the checks of
+    /// indexed loads were a fifth of ray × rect's instructions).
     #[inline(always)]
-    pub(crate) fn lanes(&self, i: usize) -> RayLanes<F::Simd> {
-        RayLanes {
-            ox: F::load(&self.ox[i..]),
-            oy: F::load(&self.oy[i..]),
-            dx: F::load(&self.dx[i..]),
-            dy: F::load(&self.dy[i..]),
+    pub(crate) fn for_each_chunk(&self, mut body: impl FnMut(usize, RayLanes<F::Simd>)) -> usize {
+        let n = self.len();
+        let full = n - n % F::LANES;
+        let chunks = self.ox[..full]
+            .chunks_exact(F::LANES)
+            .zip(self.oy[..full].chunks_exact(F::LANES))
+            .zip(self.dx[..full].chunks_exact(F::LANES))
+            .zip(self.dy[..full].chunks_exact(F::LANES));
+        for (k, (((ox, oy), dx), dy)) in chunks.enumerate() {
+            let ray = RayLanes {
+                ox: F::load(ox),
+                oy: F::load(oy),
+                dx: F::load(dx),
+                dy: F::load(dy),
+            };
+            body(k * F::LANES, ray);
         }
+        full
     }
 
     /// The rays `range` of this batch.
@@ -349,12 +363,11 @@ pub(crate) fn drive<F: Real, O: SplitOutput>(
     let n = rays.len();
     let run = |start: usize, end: usize, mut o: O| {
         let rays = rays.slice(start, end);
-        let m = rays.len();
-        let full = m - m % F::LANES;
-        for i in (0..full).step_by(F::LANES) {
-            query.run(&mut o, i, &rays.lanes(i));
-        }
-        for i in full..m {
+        let full = rays.for_each_chunk(
+            #[inline(always)]
+            |i, lanes| query.run(&mut o, i, &lanes),
+        );
+        for i in full..rays.len() {
             query.run(&mut o, i, &RayLanes::from(rays.ray(i)));
         }
     };

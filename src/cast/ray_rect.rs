@@ -165,11 +165,10 @@ fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
 ) {
     let n = rays.len();
     let tm = F::Simd::splat(t_max);
-    let full = n - n % F::LANES;
-    for i in (0..full).step_by(F::LANES) {
-        let f = ray_rect_lanes(&rects.lanes(i), &rays.lanes(i), tm);
-        out.store(i, &f, tm);
-    }
+    let full = rays.for_each_chunk(
+        #[inline(always)]
+        |i, ray| out.store(i, &ray_rect_lanes(&rects.lanes(i), &ray, tm), tm),
+    );
     for i in full..n {
         let r = RectLanes::splat(&rects.rect(i));
         out.store(
