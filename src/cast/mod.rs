@@ -129,6 +129,17 @@ impl<'a, F: Real> RaysRef<'a, F> {
         Ray::new(self.ox[i], self.oy[i], self.dx[i], self.dy[i])
     }
 
+    /// Rays `i .. i + F::LANES` as vectors.
+    #[inline(always)]
+    pub(crate) fn lanes(&self, i: usize) -> RayLanes<F::Simd> {
+        RayLanes {
+            ox: F::load(&self.ox[i..]),
+            oy: F::load(&self.oy[i..]),
+            dx: F::load(&self.dx[i..]),
+            dy: F::load(&self.dy[i..]),
+        }
+    }
+
     /// Calls `body(i, rays)` for every full chunk of `LANES` rays from `i`, in order, and
     /// returns where the tail begins. The columns are cut to whole chunks first, so that no load
     /// is bounds-checked (as `simd_slab::for_each_chunk` does for segments: the checks of

@@ -19,8 +19,8 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{
-    axis_t, finish_ends, in_range, on_exit_edge, ray_axis_careful, slab, Ends, FarEnds, Finished,
-    Raw, RectLanes,
+    axis_t, finish_ends, in_range, in_range_both, on_exit_edge, ray_axis_careful, slab, Ends,
+    FarEnds, Finished, Raw, RectLanes,
 };
 use crate::kernels::simd_slab::{Broadcast, RectSource};
 use crate::real::{Lane, Real};
@@ -63,17 +63,54 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
     ray: &RayLanes<L>,
     t_max: L,
 ) -> Finished<L> {
+    ray_rect_fast(r, ray, t_max).unwrap_or_else(|| ray_rect_careful(r, ray, t_max))
+}
+
+/// [`ray_rect_lanes`] where every direction is in `axis_t`'s range and every origin finite
+/// (`ox + oy` is finite only then, or where it overflows), else `None`: as for segments
+/// (`slab::slab_raw_fast`), the vector loop then redoes the chunk from its index
+/// ([`cast_with`]), so that the hot loop passes no vector to a call. Here only `D = (0, 0)`
+/// is invalid.
+#[inline(always)]
+fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Option<Finished<L>> {
     // `+ 0` makes a `-0.0` direction `+0.0`, as `contract::delta` does for segments.
     let zero = L::splat(L::Scalar::ZERO);
     let (dx, dy) = (ray.dx + zero, ray.dy + zero);
-    let mut tx = axis_t(r.xmin, r.xmax, ray.ox, dx);
-    let mut ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
-    let (ok_x, ok_y) = (in_range(dx), in_range(dy));
-    if L::any(!(ok_x & ok_y)) {
-        tx = ray_axis_careful((r.xmin, r.xmax), ray.ox, dx, ok_x, tx);
-        ty = ray_axis_careful((r.ymin, r.ymax), ray.oy, dy, ok_y, ty);
+    if L::any(!(in_range_both(dx, dy) & (ray.ox + ray.oy).finite())) {
+        return None;
     }
-    let valid = ray.valid();
+    let tx = axis_t(r.xmin, r.xmax, ray.ox, dx);
+    let ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
+    let valid = !(dx.eq_(zero) & dy.eq_(zero));
+    Some(finish_ray(r, ray, (dx, dy), (tx, ty), t_max, valid))
+}
+
+/// [`ray_rect_lanes`] for lanes out of the fast test: their parameters by `careful_t`, and
+/// which lanes are valid found here.
+#[inline(never)]
+#[cold]
+fn ray_rect_careful<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Finished<L> {
+    let zero = L::splat(L::Scalar::ZERO);
+    let (dx, dy) = (ray.dx + zero, ray.dy + zero);
+    let (ok_x, ok_y) = (in_range(dx), in_range(dy));
+    let tx = axis_t(r.xmin, r.xmax, ray.ox, dx);
+    let ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
+    let tx = ray_axis_careful((r.xmin, r.xmax), ray.ox, dx, ok_x, tx);
+    let ty = ray_axis_careful((r.ymin, r.ymax), ray.oy, dy, ok_y, ty);
+    finish_ray(r, ray, (dx, dy), (tx, ty), t_max, ray.valid())
+}
+
+/// Both slabs to the finished answer on `[0, t_max]`.
+#[inline(always)]
+fn finish_ray<L: Lane>(
+    r: &RectLanes<L>,
+    ray: &RayLanes<L>,
+    (dx, dy): (L, L),
+    (tx, ty): ((L, L), (L, L)),
+    t_max: L,
+    valid: L::Mask,
+) -> Finished<L> {
+    let zero = L::splat(L::Scalar::ZERO);
     let raw = Raw::from_slabs(slab(tx), slab(ty), t_max, valid);
     let start_in = r.contains(ray.ox, ray.oy);
     // From outside, the entry is positive even where it underflowed (as `finish_range` reports
@@ -167,7 +204,13 @@ fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
     let tm = F::Simd::splat(t_max);
     let full = rays.for_each_chunk(
         #[inline(always)]
-        |i, ray| out.store(i, &ray_rect_lanes(&rects.lanes(i), &ray, tm), tm),
+        |i, ray| {
+            let r = rects.lanes(i);
+            match ray_rect_fast(&r, &ray, tm) {
+                Some(f) => out.store(i, &f, tm),
+                None => careful_chunk(rects, rays, t_max, out, i),
+            }
+        },
     );
     for i in full..n {
         let r = RectLanes::splat(&rects.rect(i));
@@ -177,6 +220,21 @@ fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
             t_max,
         );
     }
+}
+
+/// The chunk from `i` with a lane out of the fast test, loaded again: [`ray_rect_careful`].
+#[inline(never)]
+#[cold]
+fn careful_chunk<F: Real, R: RectSource<F> + ?Sized>(
+    rects: &R,
+    rays: &RaysRef<'_, F>,
+    t_max: F,
+    out: &mut RectCastOutput<'_, F>,
+    i: usize,
+) {
+    let tm = F::Simd::splat(t_max);
+    let f = ray_rect_careful(&rects.lanes(i), &rays.lanes(i), tm);
+    out.store(i, &f, tm);
 }
 
 /// One rect against every ray of a batch (broadcast), on SIMD lanes with a scalar tail; the
