@@ -8,12 +8,18 @@ use crate::real::{Lane, Real};
 /// Always valid once built: every bound is finite and `xmin ≤ xmax`, `ymin ≤ ymax`. A zero width
 /// or height is allowed; the rect is then a segment or a point, and still closed.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
 pub struct Rect<F> {
     xmin: F,
     ymin: F,
     xmax: F,
     ymax: F,
 }
+
+// SAFETY: `Rect<F>` is `repr(C)` with four fields of one `Pod` float type: no padding, so its
+// bytes are always initialised. Only this direction: not every four floats are a valid rect,
+// so it is not `Pod` (the pairwise kernels read rects as floats, `simd_slab::RectSource`).
+unsafe impl<F: Real> bytemuck::NoUninit for Rect<F> {}
 
 impl<F: Real> Rect<F> {
     /// Builds the rect, or an [`Error::InvalidRect`] naming the bad bound.

@@ -194,21 +194,17 @@ impl<F: Real> RectSource<F> for Broadcast<F> {
     }
 }
 
-/// Rect `i` for segment `i` (the pairwise shape), gathered lane by lane.
+/// Rect `i` for segment `i` (the pairwise shape): rows of four bounds, transposed as segment
+/// rows are ([`Real::load_rows`]).
 impl<F: Real> RectSource<F> for [Rect<F>] {
     #[inline(always)]
     fn lanes(&self, i: usize) -> RectLanes<F::Simd> {
-        let mut g = [[F::ZERO; MAX_LANES]; 4];
-        for (l, r) in self[i..i + F::LANES].iter().enumerate() {
-            for (column, v) in g.iter_mut().zip([r.xmin(), r.ymin(), r.xmax(), r.ymax()]) {
-                column[l] = v;
-            }
-        }
+        let [xmin, ymin, xmax, ymax] = F::load_rows(bytemuck::cast_slice(&self[i..]));
         RectLanes {
-            xmin: F::load(&g[0]),
-            ymin: F::load(&g[1]),
-            xmax: F::load(&g[2]),
-            ymax: F::load(&g[3]),
+            xmin,
+            ymin,
+            xmax,
+            ymax,
         }
     }
     #[inline(always)]
