@@ -141,28 +141,14 @@ impl<'a, F: Real> RaysRef<'a, F> {
     }
 
     /// Calls `body(i, rays)` for every full chunk of `LANES` rays from `i`, in order, and
-    /// returns where the tail begins. The columns are cut to whole chunks first, so that no load
-    /// is bounds-checked (as `simd_slab::for_each_chunk` does for segments: the checks of
-    /// indexed loads were a fifth of ray × rect's instructions).
+    /// returns where the tail begins (`buffers::for_each_column_chunk`: no load bounds-checked).
     #[inline(always)]
     pub(crate) fn for_each_chunk(&self, mut body: impl FnMut(usize, RayLanes<F::Simd>)) -> usize {
-        let n = self.len();
-        let full = n - n % F::LANES;
-        let chunks = self.ox[..full]
-            .chunks_exact(F::LANES)
-            .zip(self.oy[..full].chunks_exact(F::LANES))
-            .zip(self.dx[..full].chunks_exact(F::LANES))
-            .zip(self.dy[..full].chunks_exact(F::LANES));
-        for (k, (((ox, oy), dx), dy)) in chunks.enumerate() {
-            let ray = RayLanes {
-                ox: F::load(ox),
-                oy: F::load(oy),
-                dx: F::load(dx),
-                dy: F::load(dy),
-            };
-            body(k * F::LANES, ray);
-        }
-        full
+        crate::buffers::for_each_column_chunk(
+            [self.ox, self.oy, self.dx, self.dy],
+            #[inline(always)]
+            |i, [ox, oy, dx, dy]| body(i, RayLanes { ox, oy, dx, dy }),
+        )
     }
 
     /// The rays `range` of this batch.

@@ -19,7 +19,7 @@
 use super::contract::{clipped, finish, Finished, RectLanes};
 use super::slab::{slab_raw_careful, slab_raw_fast};
 use super::{Clip, ClipKernel, SlabScalar};
-use crate::buffers::{ClipOutput, SegmentSource};
+use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
 use crate::real::{Lane, Real};
@@ -45,20 +45,11 @@ pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     let full = n - n % F::LANES;
     if let Some(cols) = input.columns() {
         let (x0, y0, x1, y1) = cols.columns();
-        let chunks = x0[..full]
-            .chunks_exact(F::LANES)
-            .zip(y0[..full].chunks_exact(F::LANES))
-            .zip(x1[..full].chunks_exact(F::LANES))
-            .zip(y1[..full].chunks_exact(F::LANES));
-        for (k, (((x0, y0), x1), y1)) in chunks.enumerate() {
-            let s = Segment {
-                x0: F::load(x0),
-                y0: F::load(y0),
-                x1: F::load(x1),
-                y1: F::load(y1),
-            };
-            body(k * F::LANES, s);
-        }
+        for_each_column_chunk(
+            [x0, y0, x1, y1],
+            #[inline(always)]
+            |i, [x0, y0, x1, y1]| body(i, Segment { x0, y0, x1, y1 }),
+        );
     } else if let Some(rows) = input.rows() {
         for (k, rows) in rows[..full].chunks_exact(F::LANES).enumerate() {
             body(k * F::LANES, load_rows(rows));
