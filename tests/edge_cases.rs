@@ -517,6 +517,37 @@ fn precision_cases<F: TestFloat>() {
     for c in run(Segment::new(F::MAX, -F::MAX, -F::MAX, F::MAX)) {
         assert!(c.class.is_hit(), "{c:?}");
     }
+    // A difference that is finite while TwoSum's steps overflow: with `p0 = ±MAX`, `p1 − p0`
+    // can round so that `(p1 − p0) − p1` passes ∓MAX (its error term was NaN, the y slab was
+    // lost, and a segment far above the rect "crossed" it; found by the proptest, f32, seed
+    // 0x65f8db56fed381dd). Such a `p1` near 0.48·MAX, both ways and mirrored: far outside.
+    let mut y1 = F::MAX * F::from_f64(0.48);
+    for _ in 0..64 {
+        if !((y1 - F::MAX) - y1).to_f64().is_finite() {
+            break;
+        }
+        y1 = y1.up();
+    }
+    assert!(
+        !((y1 - F::MAX) - y1).to_f64().is_finite(),
+        "no such p1 near {y1:?}"
+    );
+    for (s, what) in [
+        (
+            Segment::new(two, F::MAX, F::from_f64(3.0), y1),
+            "down from MAX",
+        ),
+        (Segment::new(F::from_f64(3.0), y1, two, F::MAX), "up to MAX"),
+        (
+            Segment::new(two, -F::MAX, F::from_f64(3.0), -y1),
+            "up from -MAX",
+        ),
+        (Segment::new(F::MAX, one, y1, F::HALF), "along x from MAX"),
+    ] {
+        for (alg, c) in Algorithm::ALL.into_iter().zip(run(s)) {
+            assert_eq!(c.class, Class::Outside, "{alg} {what}: {c:?}");
+        }
+    }
     // Huge bounds, huge segment, everything finite.
     let big = Rect::new(-F::MAX, -F::MAX, F::MAX, F::MAX).unwrap();
     for alg in Algorithm::ALL {

@@ -293,7 +293,10 @@ fn ratio<L: Lane>((a, ea): (L, L), (b, eb): (L, L)) -> L {
 /// The sign is exact: `t` is zero only when `bound == p0`, and a nonzero `t` too small for the
 /// float type comes back as ±[`TINY`](crate::Real::TINY) rather than ±0. Where `bound − p0` or
 /// the denominator would overflow (finite inputs beyond half the float range) everything is
-/// halved first; the ratio does not change.
+/// halved first; the ratio does not change. That includes a difference that is finite while
+/// TwoSum's own steps overflow: `p1 − p0` with `p0 = MAX` can round so that `s − p1` passes
+/// `−MAX`, which left the error term NaN (f32, `p0 = MAX`, `p1 = 1.6427526e38`: the whole
+/// slab of that axis was lost, and a segment far above the rect "crossed" it).
 #[inline(always)]
 fn careful_t<L: Lane>(
     bound: L,
@@ -304,7 +307,7 @@ fn careful_t<L: Lane>(
 ) -> L {
     let num = two_diff(bound, p0);
     let mut t = ratio(num, den);
-    let ok = num.0.finite() & den.0.finite();
+    let ok = num.0.finite() & num.1.finite() & den.0.finite() & den.1.finite();
     if L::any(!ok) {
         let h = L::splat(L::Scalar::HALF);
         let scaled = ratio(two_diff(bound * h, p0 * h), den_half(h));
