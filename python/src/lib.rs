@@ -6,9 +6,10 @@
 //! given by the user) with the input's length and dtype. Here the arrays are only borrowed:
 //! inputs are read in place (`&[F]`, rows through `rows_from_interleaved`), outputs written in
 //! place, and the kernels run with the GIL released, inside a rayon pool of `threads` threads
-//! when asked (`threads=1`: the calling thread alone). Every check is repeated here (dtype, shape, contiguity, writeability, lengths),
-//! so no call from Python can reach a kernel with a wrong buffer; library errors become
-//! `ValueError` with the library's message, a wrong dtype a `TypeError`.
+//! when asked (`threads=1`: the calling thread alone). Every check is repeated here (dtype,
+//! shape, contiguity, writeability, lengths), so no call from Python can reach a kernel with a
+//! wrong buffer; library errors become `ValueError` with the library's message, a wrong dtype a
+//! `TypeError`.
 
 use std::sync::{Arc, Mutex};
 

@@ -37,8 +37,6 @@ enum Command {
     Info,
 }
 
-/// Runs the command line. Usage errors exit with 2 inside `Cli::parse` (and `--help` with 0);
-/// a data error prints one line on stderr and exits with 1.
 /// Writes `text` to stdout. A reader that closed the pipe early (`slabclip info | head -1`)
 /// wants no more: that is not an error, where `print!` would panic.
 fn print(text: &str) {
@@ -52,6 +50,8 @@ fn print(text: &str) {
     }
 }
 
+/// Runs the command line. Usage errors exit with 2 inside `Cli::parse` (and `--help` with 0);
+/// a data error prints one line on stderr and exits with 1.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {

@@ -92,7 +92,9 @@ pub(super) fn clip<F: Real, S: SegmentSource<F> + ?Sized>(
     })
 }
 
-/// The chosen kernel on one batch or piece.
+/// The chosen kernel on one batch or piece. Not `kernel.clip(..)`: `Algorithm::clip` has an
+/// `Auto` arm, which would instantiate this function again for a window of a window, without
+/// end.
 fn run<F: Real, S: SegmentSource<F> + ?Sized>(
     kernel: Algorithm,
     rect: &Rect<F>,

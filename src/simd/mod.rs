@@ -21,9 +21,15 @@ pub trait Load: crate::real::Lane {
     /// with a shuffle for it override it.
     #[inline(always)]
     fn load_rows(s: &[Self::Scalar]) -> [Self; 4] {
-        let s = &s[..4 * Self::WIDTH];
-        core::array::from_fn(|c| Self::from_fn(|l| s[4 * l + c]))
+        rows_each(s)
     }
+}
+
+/// [`Load::load_rows`] lane by lane: each column built from every fourth value.
+#[inline(always)]
+pub(crate) fn rows_each<L: crate::real::Lane>(s: &[L::Scalar]) -> [L; 4] {
+    let s = &s[..4 * L::WIDTH];
+    core::array::from_fn(|c| L::from_fn(|l| s[4 * l + c]))
 }
 
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.

@@ -87,10 +87,7 @@ macro_rules! wide_lane {
     };
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
-wide_lane!(wide::f32x8, f32, low_bytes_f32x8, rows_f32x8_avx);
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx")))]
-wide_lane!(wide::f32x8, f32, low_bytes_f32x8);
+wide_lane!(wide::f32x8, f32, low_bytes_f32x8, rows_f32x8);
 wide_lane!(wide::f64x4, f64, low_bytes_each, rows_f64x4);
 wide_lane!(wide::f32x16, f32, low_bytes_each);
 wide_lane!(wide::f64x8, f64, low_bytes_each);
@@ -128,7 +125,7 @@ fn rows_f64x4(s: &[f64]) -> [wide::f64x4; 4] {
 /// to the stack and read them back as vectors (rows 463 against columns 678 Mseg/s at 64K).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
 #[inline(always)]
-fn rows_f32x8_avx(s: &[f32]) -> [wide::f32x8; 4] {
+fn rows_f32x8(s: &[f32]) -> [wide::f32x8; 4] {
     use core::arch::x86_64::*;
     let s = &s[..32];
     let p = s.as_ptr();
@@ -151,4 +148,11 @@ fn rows_f32x8_avx(s: &[f32]) -> [wide::f32x8; 4] {
         ]
     };
     columns.map(bytemuck::cast::<__m256, wide::f32x8>)
+}
+
+/// [`Load::load_rows`] for 8 `f32` lanes without AVX (two SSE halves): lane by lane.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx")))]
+#[inline(always)]
+fn rows_f32x8(s: &[f32]) -> [wide::f32x8; 4] {
+    super::rows_each(s)
 }
