@@ -34,6 +34,14 @@
 //! lists in excess are misses to the finishing step and dropped. Segments partly or wholly
 //! outside the grid need no clip to the grid rect first: only the grid's lines are walked.
 //!
+//! Batches walk [`Real::LANES`] segments at once, one per SIMD lane (`grid/lanes.rs`): each step
+//! finishes every lane's current cell on the vector and moves each lane to its next cell by
+//! selects, since which axis comes next is a coin toss per cell on real tracks. A lane that
+//! meets a tie (two compared parameters equal: a vertex, or lines whose parameters round onto
+//! each other) hands its segment to the scalar staircase (`grid/walk.rs`), which takes any; both
+//! compute each parameter and each cell's clip by the same expressions and functions, so the
+//! pieces do not depend on the path.
+//!
 //! Everything else — an axis-parallel segment (`dx` or `dy` is ±0), a zero-length one, a
 //! coordinate difference subnormal or beyond `RANGE_HI`, NaN or ±∞ — goes through the general
 //! path: the segment is clipped to the grid rect, swept column by column with a margin of 64 ulps
@@ -77,7 +85,9 @@ use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real};
 
+mod lanes;
 mod walk;
+use lanes::LaneScratch;
 use walk::Scratch;
 
 /// The most cells a grid may have along one axis (2²⁴): beyond it the boundary lists alone would
@@ -90,6 +100,8 @@ pub struct Grid<F> {
     rect: Rect<F>,
     xs: Vec<F>,
     ys: Vec<F>,
+    /// `xs` then `ys`, one table for the lanes' loads (`grid/lanes.rs`).
+    xy: Vec<F>,
     /// `xs` and `ys` widened to `f64`, for the traversal's arithmetic.
     xs64: Lines64,
     ys64: Lines64,
@@ -218,6 +230,7 @@ impl<F: Real> Grid<F> {
             rect,
             xs64: Lines64::new(&xs),
             ys64: Lines64::new(&ys),
+            xy: xs.iter().chain(&ys).copied().collect(),
             xs,
             ys,
         })
@@ -332,15 +345,16 @@ impl<F: Real> Grid<F> {
     ) {
         let mut c = Candidates::default();
         let mut scratch = Scratch::default();
-        for i in range {
-            let seg = input.segment(i);
-            if self.walk(i, &seg, options, &mut scratch, out) {
-                continue;
+        // Segments the lanes do not take, in their turn: the scalar walk (ties), else the
+        // candidates of the segment clipped at once.
+        let alone = |i: usize, seg: &Segment<F>, out: &mut Vec<Piece<F>>| {
+            if !self.walk(i, seg, options, &mut scratch, out) {
+                self.candidates(i, seg, &mut c);
+                c.clip_into(self, options, out);
             }
-            // The rest, in input order: the candidates of this segment clipped at once.
-            self.candidates(i, &seg, &mut c);
-            c.clip_into(self, options, out);
-        }
+        };
+        let mut lanes = LaneScratch::default();
+        self.walk_lanes(input, range, options, &mut lanes, alone, out);
     }
 
     /// The pieces of one segment (numbered `0`), in order along it.

@@ -189,6 +189,15 @@ fn adversarial<F: Real>(g: &Grid<F>, rng: &mut SplitMix64) -> Vec<Segment<F>> {
         let off = F::from_f64(a[0]).next_up().to_f64();
         out.push(seg([off, c[1], off, d[1]]));
         out.push(seg([a[0], a[1], d[0], d[1]]));
+        // Very long, through the grid or from inside it: the parameters of neighbouring lines
+        // round onto each other (ties along one axis).
+        let reach = |s: f64| [c[0] + (d[0] - c[0]) * s, c[1] + (d[1] - c[1]) * s];
+        for s in [1e4, 1e7, 1e12] {
+            let (p, q) = (reach(-s), reach(s));
+            out.push(seg([p[0], p[1], q[0], q[1]]));
+            out.push(seg([c[0], c[1], q[0], q[1]]));
+            out.push(seg([p[0], p[1], a[0], a[1]]));
+        }
     }
     // Signed zeros on the zero lines, NaN and ±∞.
     let z = [0.0, -0.0];

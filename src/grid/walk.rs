@@ -1,6 +1,8 @@
-//! The fast path of [`Grid::pieces`]: an Amanatides–Woo walk over the boundary parameters the
-//! per-cell clip itself computes, for segments with `dx` and `dy` both nonzero and in
-//! [`in_range`] (every other segment goes through the candidate sweep of `grid.rs`).
+//! The walk of [`Grid::pieces`] for one segment: an Amanatides–Woo staircase over the boundary
+//! parameters the per-cell clip itself computes, for segments with `dx` and `dy` both nonzero and
+//! in [`in_range`] (every other segment goes through the candidate sweep of `grid.rs`). Batches
+//! run the same walk on SIMD lanes (`grid/lanes.rs`) and come here for the segments whose lanes
+//! meet a tie; the cell clip ([`cell_clip`]) is shared.
 //!
 //! For such a segment the clip of cell `(ix, iy)` is `slab_raw_fast`: with `r = 1/delta`,
 //!
@@ -33,8 +35,8 @@
 
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{delta, finish, finish_known, in_range, slab, Raw, RectLanes};
-use crate::real::Real;
+use crate::kernels::contract::{delta, finish_known, in_range, slab, Finished, Raw, RectLanes};
+use crate::real::{Lane, Real};
 
 /// Reused buffers: the parameters of the lines one segment's walk meets, per axis, in the order
 /// it meets them, each with its clamped value `c(t)`.
@@ -45,27 +47,27 @@ pub(super) struct Scratch<F> {
 }
 
 /// One axis of a segment: its lines' parameters `t(k) = (lines[k] − p0)·r`.
-struct Axis<'a, F> {
-    lines: &'a [F],
-    p0: F,
-    r: F,
+pub(super) struct Axis<'a, F> {
+    pub lines: &'a [F],
+    pub p0: F,
+    pub r: F,
     /// Cells along the axis.
-    n: usize,
+    pub n: usize,
     /// `r > 0`: the segment meets the lines in increasing `k`.
-    up: bool,
+    pub up: bool,
 }
 
 impl<F: Real> Axis<'_, F> {
     /// The parameter of the `m`-th line met (`m` in `0..=n`).
     #[inline(always)]
-    fn t(&self, m: usize) -> F {
+    pub fn t(&self, m: usize) -> F {
         let k = if self.up { m } else { self.n - m };
         (self.lines[k] - self.p0) * self.r
     }
 
     /// The cell between the `m`-th and the `(m+1)`-th line met.
     #[inline(always)]
-    fn cell(&self, m: usize) -> usize {
+    pub fn cell(&self, m: usize) -> usize {
         if self.up {
             m
         } else {
@@ -76,7 +78,7 @@ impl<F: Real> Axis<'_, F> {
     /// The first cell (as `m`, in the order met) whose parameter interval reaches `[0, 1]`
     /// (`t(m+1) ≥ 0` and `t(m) ≤ 1`) with `t(m)` and `t(m+1)`, or `None`; `g` is a guess.
     #[inline(always)]
-    fn first(&self, g: usize) -> Option<(usize, F, F)> {
+    pub fn first(&self, g: usize) -> Option<(usize, F, F)> {
         let (zero, one) = (F::ZERO, F::ONE);
         let mut m = g;
         while m > 0 && self.t(m) >= zero {
@@ -91,7 +93,7 @@ impl<F: Real> Axis<'_, F> {
 
     /// Whether the cell after `m`, whose lower parameter is `t1 = t(m+1)`, reaches `[0, 1]`.
     #[inline(always)]
-    fn more(&self, m: usize, t1: F) -> bool {
+    pub fn more(&self, m: usize, t1: F) -> bool {
         m + 1 < self.n && t1 <= F::ONE
     }
 
@@ -101,19 +103,9 @@ impl<F: Real> Axis<'_, F> {
     /// computed once; `None` when there is no such cell. `g` is a guess for the first.
     #[inline(always)]
     fn lines(&self, g: usize, buf: &mut Vec<(F, F)>) -> Option<usize> {
-        let (zero, one) = (F::ZERO, F::ONE);
+        let one = F::ONE;
         let n = self.n;
-        let mut m = g;
-        while m > 0 && self.t(m) >= zero {
-            m -= 1;
-        }
-        while m + 1 < n && self.t(m + 1) < zero {
-            m += 1;
-        }
-        let (t0, t1) = (self.t(m), self.t(m + 1));
-        if t1 < zero || t0 > one {
-            return None;
-        }
+        let (m, t0, t1) = self.first(g)?;
         let c = |t: F| (t, t.min_any(F::ONE_BELOW));
         buf.clear();
         buf.push(c(t0));
@@ -131,7 +123,7 @@ impl<F: Real> Axis<'_, F> {
 
 /// The cell holding `v` from the even spacing (clamped), in the order the walk meets cells.
 #[inline(always)]
-fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> usize {
+pub(super) fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> usize {
     let c = super::guess(grid_axis, v.to_f64());
     if up {
         c
@@ -141,10 +133,10 @@ fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> usize {
 }
 
 impl<F: Real> Grid<F> {
-    /// Appends the pieces of segment `index` (`s`) to `out` by the walk, in order, and returns
-    /// `true`; or returns `false`, having written nothing, when the walk does not take the
-    /// segment (a coordinate difference zero, NaN, ±∞ or out of [`in_range`]).
-    #[inline]
+    /// Appends the pieces of segment `index` (`s`) to `out` by the staircase, in order, and
+    /// returns `true`; or returns `false`, having written nothing, when the walk does not take
+    /// the segment (a coordinate difference zero, NaN, ±∞ or out of [`in_range`]). The scalar
+    /// walk: for one segment, and for the segments whose lanes meet a tie (`grid/lanes.rs`).
     pub(super) fn walk(
         &self,
         index: usize,
@@ -174,14 +166,48 @@ impl<F: Real> Grid<F> {
             n: self.ny(),
             up: zero < ry,
         };
+        let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
+            return true;
+        };
+        let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), &mut scratch.ty) else {
+            return true;
+        };
         let start = out.len();
-        if !self.merge(index, s, (&ax, &ay), options, out) {
-            // A tie: the staircase, which takes any.
-            out.truncate(start);
-            self.staircase(index, s, (&ax, &ay), options, scratch, out);
+        let (tx, ty) = (&scratch.tx[..], &scratch.ty[..]);
+        let (cx, cy) = (tx.len() - 1, ty.len() - 1);
+        let mut n = 0;
+        for m in 0..cx {
+            let (a_lo, a_hi) = (tx[m].1, tx[m + 1].1);
+            while n + 1 < cy && ty[n + 1].1 < a_lo {
+                n += 1;
+            }
+            let mut k = n;
+            while k < cy && ty[k].1 <= a_hi {
+                if a_lo <= ty[k + 1].1 {
+                    let (ix, iy) = (ax.cell(col0 + m), ay.cell(row0 + k));
+                    let f = cell_clip(
+                        (ax.up, tx[m].0, tx[m + 1].0),
+                        (ay.up, ty[k].0, ty[k + 1].0),
+                        &self.cell_lanes(ix, iy),
+                        s,
+                    );
+                    let class = Class::of(true, f.t_entry, f.t_exit);
+                    if f.t_entry.eq_(f.t_entry) && (options.touches || class != Class::Touches) {
+                        out.push(Piece {
+                            segment: index,
+                            ix: ix as u32,
+                            iy: iy as u32,
+                            t_entry: f.t_entry,
+                            t_exit: f.t_exit,
+                            class,
+                        });
+                    }
+                }
+                k += 1;
+            }
         }
-        // Walk order is the documented order but where entries are equal (a vertex, cells around
-        // an endpoint, parameters rounded onto each other); only then the sort.
+        // Staircase order is the documented order but where entries are equal (a vertex, cells
+        // around an endpoint, parameters rounded onto each other); only then the sort.
         let mine = &mut out[start..];
         if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
             sort_along(mine, self.nx());
@@ -189,175 +215,38 @@ impl<F: Real> Grid<F> {
         true
     }
 
-    /// The walk as a merge of the two axes' lines, each parameter computed when the walk reaches
-    /// its line: appends the cells' pieces in walk order and returns `true`, or returns `false`
-    /// at the first tie between compared (clamped) parameters, where the merge alone would not
-    /// list every cell sharing the tied point.
-    ///
-    /// Without ties every compared parameter is distinct, two closed intervals meet exactly when
-    /// their interiors do, and the merge lists those pairs: the staircase's cells, in order. The
-    /// one tie it settles itself is the usual end: both intervals reach past 1 (clamped to
-    /// `1 − ε/2`) and neither axis has a cell left in range.
-    #[inline(always)]
-    fn merge(
-        &self,
-        index: usize,
-        s: &Segment<F>,
-        (ax, ay): (&Axis<'_, F>, &Axis<'_, F>),
-        options: &GridOptions,
-        out: &mut Vec<Piece<F>>,
-    ) -> bool {
-        let (one, below) = (F::ONE, F::ONE_BELOW);
-        let c = |t: F| t.min_any(below);
-        let Some((mut m, mut xa, mut xb)) = ax.first(guess_met(&self.xs64, s.x0, ax.up)) else {
-            return true;
-        };
-        let Some((mut k, mut ya, mut yb)) = ay.first(guess_met(&self.ys64, s.y0, ay.up)) else {
-            return true;
-        };
-        // To the first pair of intervals that meet; none: no cell can be a hit.
-        loop {
-            if c(xb) < c(ya) {
-                if !ax.more(m, xb) {
-                    return true;
-                }
-                m += 1;
-                (xa, xb) = (xb, ax.t(m + 1));
-            } else if c(yb) < c(xa) {
-                if !ay.more(k, yb) {
-                    return true;
-                }
-                k += 1;
-                (ya, yb) = (yb, ay.t(k + 1));
-            } else {
-                break;
-            }
-        }
-        let (xl, yl) = (c(xa), c(ya));
-        if xl == yl || c(xb) == yl || c(yb) == xl || xl == c(xb) || yl == c(yb) {
-            return false;
-        }
-        loop {
-            let ix = ax.cell(m);
-            let iy = ay.cell(k);
-            let tx = if ax.up { (xa, xb) } else { (xb, xa) };
-            let ty = if ay.up { (ya, yb) } else { (yb, ya) };
-            self.finish_cell(index, s, (ix, iy), tx, ty, options, out);
-            let (xh, yh) = (c(xb), c(yb));
-            if xh < yh {
-                if !ax.more(m, xb) {
-                    return true;
-                }
-                m += 1;
-                (xa, xb) = (xb, ax.t(m + 1));
-                if c(xb) == xh {
-                    return false;
-                }
-            } else if yh < xh {
-                if !ay.more(k, yb) {
-                    return true;
-                }
-                k += 1;
-                (ya, yb) = (yb, ay.t(k + 1));
-                if c(yb) == yh {
-                    return false;
-                }
-            } else {
-                // Both past 1 (so clamped onto each other) with no cell left: the end.
-                return one < xb && one < yb;
-            }
-        }
-    }
-
-    /// The walk as a staircase over the lines' parameters (module docs): for each column in
-    /// range, the rows whose clamped interval meets the column's. Takes any ties.
-    fn staircase(
-        &self,
-        index: usize,
-        s: &Segment<F>,
-        (ax, ay): (&Axis<'_, F>, &Axis<'_, F>),
-        options: &GridOptions,
-        scratch: &mut Scratch<F>,
-        out: &mut Vec<Piece<F>>,
-    ) {
-        let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
-            return;
-        };
-        let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), &mut scratch.ty) else {
-            return;
-        };
-        let (tx, ty) = (&scratch.tx[..], &scratch.ty[..]);
-        let (cx, cy) = (tx.len() - 1, ty.len() - 1);
-        let mut n = 0;
-        for m in 0..cx {
-            let ((t0, a_lo), (t1, a_hi)) = (tx[m], tx[m + 1]);
-            while n + 1 < cy && ty[n + 1].1 < a_lo {
-                n += 1;
-            }
-            let ix = ax.cell(col0 + m);
-            // The column's parameters in grid order (lower line first), as `axis_t` gives them.
-            let tx_cell = if ax.up { (t0, t1) } else { (t1, t0) };
-            let mut k = n;
-            while k < cy && ty[k].1 <= a_hi {
-                let ((u0, _), (u1, c1)) = (ty[k], ty[k + 1]);
-                if a_lo <= c1 {
-                    let iy = ay.cell(row0 + k);
-                    let ty_cell = if ay.up { (u0, u1) } else { (u1, u0) };
-                    self.finish_cell(index, s, (ix, iy), tx_cell, ty_cell, options, out);
-                }
-                k += 1;
-            }
-        }
-    }
-
-    /// The clip of `s` against cell `(ix, iy)` from its lines' parameters (grid order), as
-    /// `slab_raw_fast` and `finish` make it; appended to `out` when it is a piece the options
-    /// keep.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn finish_cell(
-        &self,
-        index: usize,
-        s: &Segment<F>,
-        (ix, iy): (usize, usize),
-        tx: (F, F),
-        ty: (F, F),
-        options: &GridOptions,
-        out: &mut Vec<Piece<F>>,
-    ) {
-        let raw = Raw::from_slabs(slab(tx), slab(ty), F::ONE, true);
-        let cell = || RectLanes {
+    /// Cell `(ix, iy)`'s bounds.
+    fn cell_lanes(&self, ix: usize, iy: usize) -> RectLanes<F> {
+        RectLanes {
             xmin: self.xs[ix],
             ymin: self.ys[iy],
             xmax: self.xs[ix + 1],
             ymax: self.ys[iy + 1],
-        };
-        // A cell holding `P0` has raw entry 0, one holding `P1` raw exit `≥ 1 − ε/2` (module
-        // docs): between them, neither endpoint is in the cell and `finish` needs no compare.
-        let (t_entry, t_exit, class) = if F::ZERO < raw.entry && raw.exit < F::ONE_BELOW {
-            let f = finish_known(cell, s, raw, false, false);
-            // Neither end in the cell: `Crosses`, or `Touches` when the two are equal.
-            let class = if f.t_entry == f.t_exit {
-                Class::Touches
-            } else {
-                Class::Crosses
-            };
-            (f.t_entry, f.t_exit, class)
-        } else {
-            let f = finish(&cell(), s, raw);
-            (f.t_entry, f.t_exit, Class::of(true, f.t_entry, f.t_exit))
-        };
-        // A miss is NaN (and `Outside`).
-        if !t_entry.eq_(t_entry) || (class == Class::Touches && !options.touches) {
-            return;
         }
-        out.push(Piece {
-            segment: index,
-            ix: ix as u32,
-            iy: iy as u32,
-            t_entry,
-            t_exit,
-            class,
-        });
     }
+}
+
+/// The clip of `s` against the cell `r` from the parameters of the cell's lines along each axis
+/// in the order the segment meets them, `(up, t(first line met), t(second))`: the raw slab of
+/// `slab_raw_fast` (with the parameters put back in grid order, as `axis_t` gives them) and the
+/// finishing step, so bit for bit the clip. One lane per segment and cell: the scalar walk calls
+/// it on floats, the lanes on vectors.
+#[inline(always)]
+pub(super) fn cell_clip<L: Lane>(
+    (up_x, xa, xb): (L::Mask, L, L),
+    (up_y, ya, yb): (L::Mask, L, L),
+    r: &RectLanes<L>,
+    s: &Segment<L>,
+) -> Finished<L> {
+    let grid_order = |up: L::Mask, a: L, b: L| (L::select(up, a, b), L::select(up, b, a));
+    let one = L::splat(L::Scalar::ONE);
+    let yes = one.eq_(one);
+    let raw = Raw::from_slabs(
+        slab(grid_order(up_x, xa, xb)),
+        slab(grid_order(up_y, ya, yb)),
+        one,
+        yes,
+    );
+    let (start_in, end_in) = (r.contains(s.x0, s.y0), r.contains(s.x1, s.y1));
+    finish_known(|| *r, s, raw, start_in, end_in)
 }

@@ -1,0 +1,483 @@
+//! The batch form of the walk: [`Real::LANES`] segments walked in lockstep on SIMD lanes, one
+//! cell per lane per step, each cell finished on the vector by the crate's finishing step.
+//!
+//! The scalar walk (`walk.rs`) spends most of its time deciding, cell by cell, which axis comes
+//! next: a coin toss on real tracks, so a mispredicted branch per cell, and a scalar finishing
+//! step for each. Here each lane runs the same state machine as the scalar merge, with the step
+//! taken by selects:
+//!
+//! ```text
+//! emit    piece = finish(cell, segment, from_slabs(slab(x lines' t), slab(y lines' t)))
+//! step    xh = c(xb), yh = c(yb)            c(t) = min(t, 1 − ε/2), as the scalar walk
+//!         xh == yh: the end if both xb, yb > 1, else a tie
+//!         xh <  yh: the next column, if there is one (lines left and xb ≤ 1), else the end
+//!         yh <  xh: the next row, likewise
+//!         after the step, a new upper parameter clamped onto the old one is a tie
+//! ```
+//!
+//! Each step's new line parameter is `(lines[k] − p0)·r` of the axis stepped, the expression of
+//! `axis_t`, so every piece is the same float as the scalar walk's and the per-cell clip's. A lane
+//! that meets a tie is dropped from the group and its segment is walked again by the scalar walk,
+//! which settles ties; segments the walk does not take (axis-parallel, zero-length, extreme or
+//! invalid) go to the general path in their turn. A group's pieces are kept per lane and step and
+//! appended segment by segment, so the list is the scalar walk's, in input order.
+
+use super::walk::{cell_clip, guess_met, Axis};
+use super::{sort_along, Grid, GridOptions, Piece};
+use crate::buffers::SegmentSource;
+use crate::geom::{Class, Segment};
+use crate::kernels::contract::{delta, in_range, RectLanes};
+use crate::real::{Lane, Real};
+
+/// Integers (cell and line indices) ride in the float lanes as `CODE_BIAS + n`, exact for
+/// `n < 2²³`, whose bits end in `n`: they leave the lanes by a mask, with no conversion. The
+/// lanes take grids whose two boundary lists together are shorter than that.
+const INDEX_MASK: u64 = (1 << 23) - 1;
+
+/// `n` as a lane value ([`INDEX_MASK`]).
+#[inline(always)]
+fn index<F: Real>(n: usize) -> F {
+    F::CODE_BIAS + count(n)
+}
+
+/// `n` as a float (exact below 2²⁴).
+#[inline(always)]
+fn count<F: Real>(n: usize) -> F {
+    F::from_f64(n as f64)
+}
+
+/// The `n` of a lane value `CODE_BIAS + n`.
+#[inline(always)]
+fn index_of<F: Real>(x: F) -> usize {
+    (x.to_bits_u64() & INDEX_MASK) as usize
+}
+
+/// What the walk does with one segment of a group.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// It meets no cell.
+    Skip,
+    /// Walked on its lane.
+    Lane,
+    /// The scalar walk (a tie) or the general path.
+    Alone,
+}
+
+/// The starting state of one lane, field by field (see [`State`]).
+const FIELDS: usize = 18;
+
+/// Reused buffers of [`Grid::walk_lanes`].
+pub(super) struct LaneScratch<F> {
+    /// Per field of [`State`], the value of each lane.
+    init: [[F; 16]; FIELDS],
+    /// Per step and lane (`step · LANES + lane`): `t_entry` (NaN where no piece is kept),
+    /// `t_exit`, class code, `ix`, `iy`.
+    te: Vec<F>,
+    tx: Vec<F>,
+    code: Vec<F>,
+    ix: Vec<F>,
+    iy: Vec<F>,
+}
+
+impl<F: Real> Default for LaneScratch<F> {
+    fn default() -> Self {
+        LaneScratch {
+            init: [[F::ZERO; 16]; FIELDS],
+            te: Vec::new(),
+            tx: Vec::new(),
+            code: Vec::new(),
+            ix: Vec::new(),
+            iy: Vec::new(),
+        }
+    }
+}
+
+/// The walk state of a group's lanes. Cell indices and line indices are held as floats: they
+/// are below 2²⁴ + 1, which `f32` holds exactly.
+struct State<L: Lane> {
+    s: Segment<L>,
+    rx: L,
+    ry: L,
+    /// The parameters of the current column's lines in the order met (`xa ≤ xb`), and row's.
+    xa: L,
+    xb: L,
+    ya: L,
+    yb: L,
+    /// The current cell's bounds.
+    xlo: L,
+    xhi: L,
+    ylo: L,
+    yhi: L,
+    /// The index in `xy` of the line at `xb` (`yb`), and the step `±1` to the next line met.
+    /// The current cell is the one before the line going up, after it going down.
+    kx: L,
+    ky: L,
+    sx: L,
+    sy: L,
+}
+
+impl<F: Real> Grid<F> {
+    /// The pieces of segments `range` of `input` appended to `out`, as
+    /// [`Grid::pieces_into`](super::Grid::pieces_into) gives them: groups of `LANES` segments
+    /// walked in lockstep, the others in their turn.
+    pub(super) fn walk_lanes<S, A>(
+        &self,
+        input: &S,
+        range: core::ops::Range<usize>,
+        options: &GridOptions,
+        lanes: &mut LaneScratch<F>,
+        mut alone: A,
+        out: &mut Vec<Piece<F>>,
+    ) where
+        S: SegmentSource<F> + ?Sized,
+        A: FnMut(usize, &Segment<F>, &mut Vec<Piece<F>>),
+    {
+        let w = F::LANES;
+        if self.xy.len() > INDEX_MASK as usize {
+            for i in range {
+                alone(i, &input.segment(i), out);
+            }
+            return;
+        }
+        let mut kinds = [Kind::Skip; 16];
+        let mut segs = [Segment::new(F::ZERO, F::ZERO, F::ZERO, F::ZERO); 16];
+        let mut first = range.start;
+        while first < range.end {
+            let n = w.min(range.end - first);
+            let mut any_lane = false;
+            for l in 0..w {
+                let kind = if l < n {
+                    segs[l] = input.segment(first + l);
+                    self.lane_start(&segs[l], l, &mut lanes.init)
+                } else {
+                    Kind::Skip
+                };
+                if kind != Kind::Lane {
+                    self.idle_lane(l, &mut lanes.init);
+                }
+                any_lane |= kind == Kind::Lane;
+                kinds[l] = kind;
+            }
+            let (taken, tied) = if any_lane {
+                self.run::<F::Simd>(options, lanes)
+            } else {
+                ([0; 16], [false; 16])
+            };
+            for l in 0..n {
+                let index = first + l;
+                match kinds[l] {
+                    Kind::Skip => {}
+                    Kind::Lane if !tied[l] => lanes.append(index, l, taken[l], self.nx(), out),
+                    _ => alone(index, &segs[l], out),
+                }
+            }
+            first += n;
+        }
+    }
+
+    /// Sets lane `l` of `init` to the start of the walk of `s` and returns [`Kind::Lane`], or
+    /// returns what else to do with it (the scalar merge's first steps, done here).
+    #[inline(always)]
+    fn lane_start(&self, s: &Segment<F>, l: usize, init: &mut [[F; 16]; FIELDS]) -> Kind {
+        let zero = F::ZERO;
+        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+            return Kind::Alone;
+        }
+        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
+        let (rx, ry) = (F::ONE / dx, F::ONE / dy);
+        let ax = Axis {
+            lines: &self.xs,
+            p0: s.x0,
+            r: rx,
+            n: self.nx(),
+            up: zero < rx,
+        };
+        let ay = Axis {
+            lines: &self.ys,
+            p0: s.y0,
+            r: ry,
+            n: self.ny(),
+            up: zero < ry,
+        };
+        let Some((mut m, mut xa, mut xb)) = ax.first(guess_met(&self.xs64, s.x0, ax.up)) else {
+            return Kind::Skip;
+        };
+        let Some((mut k, mut ya, mut yb)) = ay.first(guess_met(&self.ys64, s.y0, ay.up)) else {
+            return Kind::Skip;
+        };
+        let c = |t: F| t.min_any(F::ONE_BELOW);
+        // To the first pair of intervals that meet; none: no cell can be a hit.
+        loop {
+            if c(xb) < c(ya) {
+                if !ax.more(m, xb) {
+                    return Kind::Skip;
+                }
+                m += 1;
+                (xa, xb) = (xb, ax.t(m + 1));
+            } else if c(yb) < c(xa) {
+                if !ay.more(k, yb) {
+                    return Kind::Skip;
+                }
+                k += 1;
+                (ya, yb) = (yb, ay.t(k + 1));
+            } else {
+                break;
+            }
+        }
+        let (xl, yl, xh, yh) = (c(xa), c(ya), c(xb), c(yb));
+        if xl == yl || xh == yl || yh == xl || xl == xh || yl == yh {
+            return Kind::Alone;
+        }
+        let (ix, iy) = (ax.cell(m), ay.cell(k));
+        let step = |up: bool| if up { F::ONE } else { -F::ONE };
+        // The far line of the current cell, in grid index: the upper one going up.
+        let far = |up: bool, i: usize| if up { i + 1 } else { i };
+        let ys_at = self.xs.len();
+        let v = [
+            s.x0,
+            s.y0,
+            s.x1,
+            s.y1,
+            rx,
+            ry,
+            xa,
+            xb,
+            ya,
+            yb,
+            self.xs[ix],
+            self.xs[ix + 1],
+            self.ys[iy],
+            self.ys[iy + 1],
+            index(far(ax.up, ix)),
+            index(ys_at + far(ay.up, iy)),
+            step(ax.up),
+            step(ay.up),
+        ];
+        for (field, v) in init.iter_mut().zip(v) {
+            field[l] = v;
+        }
+        Kind::Lane
+    }
+
+    /// Sets lane `l` of `init` to a state that makes no piece and reads only valid lines.
+    #[inline(always)]
+    fn idle_lane(&self, l: usize, init: &mut [[F; 16]; FIELDS]) {
+        for field in init.iter_mut() {
+            field[l] = F::ZERO;
+        }
+        // Cell (0, 0), lines 0, with no step: the lane is idle from the start.
+        init[14][l] = index(0);
+        init[15][l] = index(self.xs.len());
+        init[10][l] = self.xs[0];
+        init[11][l] = self.xs[1];
+        init[12][l] = self.ys[0];
+        init[13][l] = self.ys[1];
+    }
+
+    /// Walks the lanes of `lanes.init` in lockstep, filling the per-step buffers; returns each
+    /// lane's number of steps and which lanes met a tie (their pieces are not to be used).
+    #[inline(always)]
+    fn run<L: Lane<Scalar = F>>(
+        &self,
+        options: &GridOptions,
+        lanes: &mut LaneScratch<F>,
+    ) -> ([usize; 16], [bool; 16]) {
+        let w = L::WIDTH;
+        let f = |i: usize| L::from_fn(|l| lanes.init[i][l]);
+        let mut st = State {
+            s: Segment {
+                x0: f(0),
+                y0: f(1),
+                x1: f(2),
+                y1: f(3),
+            },
+            rx: f(4),
+            ry: f(5),
+            xa: f(6),
+            xb: f(7),
+            ya: f(8),
+            yb: f(9),
+            xlo: f(10),
+            xhi: f(11),
+            ylo: f(12),
+            yhi: f(13),
+            kx: f(14),
+            ky: f(15),
+            sx: f(16),
+            sy: f(17),
+        };
+        let splat = L::splat;
+        let (zero, one, below) = (splat(F::ZERO), splat(F::ONE), splat(F::ONE_BELOW));
+        let nan = splat(F::NAN);
+        let yes = zero.eq_(zero);
+        let c = |t: L| t.min_any(below);
+        let up_x = zero.lt(st.rx);
+        let up_y = zero.lt(st.ry);
+        let touch = Class::code_lanes(yes, one, one);
+        let keep_touches = if options.touches { yes } else { !yes };
+        // A lane walks while its step is 1 (idle lanes have no step).
+        let mut active = st.sx.eq_(st.sx) & !st.sx.eq_(zero);
+        let mut tied = !yes;
+        let mut steps = 0;
+        let mut taken = zero;
+        let mut at_line = [F::ZERO; 16];
+        let (first_line, last_line) = (splat(index(0)), splat(index(self.xy.len() - 1)));
+        let ys_at = self.xs.len();
+        let y_cell = (splat(count(ys_at)), splat(count(ys_at + 1)));
+        let x_lines = (first_line, splat(index(ys_at - 1)));
+        let y_lines = (splat(index(ys_at)), last_line);
+        loop {
+            // The current cell's piece, as the scalar walk makes it.
+            let r = RectLanes {
+                xmin: st.xlo,
+                ymin: st.ylo,
+                xmax: st.xhi,
+                ymax: st.yhi,
+            };
+            let s = &st.s;
+            let fin = cell_clip((up_x, st.xa, st.xb), (up_y, st.ya, st.yb), &r, s);
+            let code = Class::code_lanes(yes, fin.t_entry, fin.t_exit);
+            let keep = active & fin.t_entry.eq_(fin.t_entry) & (keep_touches | !code.eq_(touch));
+            taken = taken + L::select(active, one, zero);
+            let at = steps * w;
+            lanes.reserve(at + w);
+            L::select(keep, fin.t_entry, nan).write(&mut lanes.te[at..]);
+            fin.t_exit.write(&mut lanes.tx[at..]);
+            code.write(&mut lanes.code[at..]);
+            // The current cell from its far line: one before it going up (`ky` less the lines
+            // of `xs`).
+            (st.kx - L::select(up_x, one, zero)).write(&mut lanes.ix[at..]);
+            (st.ky - L::select(up_y, y_cell.1, y_cell.0)).write(&mut lanes.iy[at..]);
+            steps += 1;
+
+            // The step.
+            let (xh, yh) = (c(st.xb), c(st.yb));
+            let meet = xh.eq_(yh);
+            tied = tied | (active & meet & !(one.lt(st.xb) & one.lt(st.yb)));
+            // The next line of the axis stepped, by its index in `xy` (`ky` counts from the start
+            // of `ys` there); none past the axis's last line.
+            let kx = st.kx + st.sx;
+            let ky = st.ky + st.sy;
+            let more_x = x_lines.0.le(kx) & kx.le(x_lines.1);
+            let more_y = y_lines.0.le(ky) & ky.le(y_lines.1);
+            // (`xh < yh` has `xb < 1 − ε/2`: the next column starts within the segment.)
+            let go_x = active & xh.lt(yh) & more_x;
+            let go_y = active & yh.lt(xh) & more_y;
+            if !L::any(go_x | go_y) {
+                break;
+            }
+            L::select(go_x, kx, ky)
+                .max_any(first_line)
+                .min_any(last_line)
+                .write(&mut at_line);
+            let v = L::from_fn(|l| self.xy[index_of(at_line[l])]);
+            let t = (v - L::select(go_x, s.x0, s.y0)) * L::select(go_x, st.rx, st.ry);
+            let (xlo, xhi, ylo, yhi) = (st.xlo, st.xhi, st.ylo, st.yhi);
+            st.xlo = L::select(go_x, L::select(up_x, xhi, v), xlo);
+            st.xhi = L::select(go_x, L::select(up_x, v, xlo), xhi);
+            st.ylo = L::select(go_y, L::select(up_y, yhi, v), ylo);
+            st.yhi = L::select(go_y, L::select(up_y, v, ylo), yhi);
+            st.xa = L::select(go_x, st.xb, st.xa);
+            st.xb = L::select(go_x, t, st.xb);
+            st.ya = L::select(go_y, st.yb, st.ya);
+            st.yb = L::select(go_y, t, st.yb);
+            st.kx = L::select(go_x, kx, st.kx);
+            st.ky = L::select(go_y, ky, st.ky);
+            // The axis that moved has a new upper parameter clamped onto its old one: a tie.
+            let again = (go_x & c(st.xb).eq_(xh)) | (go_y & c(st.yb).eq_(yh));
+            tied = tied | again;
+            active = (go_x | go_y) & !again;
+        }
+        let (mut t, mut n) = ([F::ZERO; 16], [F::ZERO; 16]);
+        L::select(tied, one, zero).write(&mut t);
+        taken.write(&mut n);
+        (
+            core::array::from_fn(|l| n[l].to_f64() as usize),
+            core::array::from_fn(|l| t[l] != F::ZERO),
+        )
+    }
+}
+
+impl<F: Real> LaneScratch<F> {
+    /// Makes the per-step buffers at least `len` long.
+    #[inline(always)]
+    fn reserve(&mut self, len: usize) {
+        if self.te.len() < len {
+            let len = len.max(2 * self.te.len());
+            for b in [
+                &mut self.te,
+                &mut self.tx,
+                &mut self.code,
+                &mut self.ix,
+                &mut self.iy,
+            ] {
+                b.resize(len, F::ZERO);
+            }
+        }
+    }
+
+    /// Appends the pieces lane `l` kept in its first `steps` steps, as segment `index`, in walk order,
+    /// put in the documented order where entries tie.
+    #[inline(always)]
+    fn append(&self, index: usize, l: usize, steps: usize, nx: usize, out: &mut Vec<Piece<F>>) {
+        let w = F::LANES;
+        let start = out.len();
+        let mut sink = Sink::new(out, steps);
+        // Lane `l` of each step: every `w`-th value from `l`.
+        for step in 0..steps {
+            let i = step * w + l;
+            let t_entry = self.te[i];
+            let code = self.code[i].to_bits_u64() as u8;
+            let piece = Piece {
+                segment: index,
+                ix: index_of(self.ix[i]) as u32,
+                iy: index_of(self.iy[i]) as u32,
+                t_entry,
+                t_exit: self.tx[i],
+                class: Class::from_code(code).unwrap_or(Class::Invalid),
+            };
+            sink.put((piece, t_entry.eq_(t_entry)));
+        }
+        sink.finish();
+        let mine = &mut out[start..];
+        if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
+            sort_along(mine, nx);
+        }
+    }
+}
+
+/// Appends pieces to a list without a branch per piece: each is written to the next free slot
+/// of room reserved up front and counted only if kept.
+struct Sink<'a, F> {
+    out: &'a mut Vec<Piece<F>>,
+    kept: usize,
+    room: usize,
+}
+
+impl<'a, F: Real> Sink<'a, F> {
+    /// Room for `room` more pieces.
+    #[inline(always)]
+    fn new(out: &'a mut Vec<Piece<F>>, room: usize) -> Self {
+        out.reserve(room);
+        Sink { out, kept: 0, room }
+    }
+
+    /// Writes `piece` to the next free slot; it stays there when `keep`.
+    #[inline(always)]
+    fn put(&mut self, (piece, keep): (Piece<F>, bool)) {
+        // More puts than the room reserved (a caller's bug) panic here, never write past it.
+        let spare = &mut self.out.spare_capacity_mut()[..self.room];
+        spare[self.kept].write(piece);
+        self.kept += keep as usize;
+    }
+
+    /// Makes the kept pieces part of the list.
+    #[inline(always)]
+    fn finish(self) {
+        let len = self.out.len() + self.kept;
+        // SAFETY: `put` wrote each of the first `kept` slots past the old length (it writes slot
+        // `kept` and then counts it), and `kept ≤ room ≤` the spare capacity reserved in `new`.
+        unsafe { self.out.set_len(len) };
+    }
+}
