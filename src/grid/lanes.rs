@@ -26,7 +26,7 @@ use super::walk::{cell_clip, guess_met, Axis};
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::buffers::SegmentSource;
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{delta, in_range, RectLanes};
+use crate::kernels::contract::{delta, in_range, in_range_both, RectLanes};
 use crate::real::{Lane, Real};
 
 /// Integers (cell and line indices) ride in the float lanes as `CODE_BIAS + n`, exact for
@@ -70,26 +70,38 @@ const FIELDS: usize = 18;
 pub(super) struct LaneScratch<F> {
     /// Per field of [`State`], the value of each lane.
     init: [[F; 16]; FIELDS],
-    /// Per step and lane (`step · LANES + lane`): `t_entry` (NaN where no piece is kept),
-    /// `t_exit`, class code, `ix`, `iy`.
-    te: Vec<F>,
-    tx: Vec<F>,
-    code: Vec<F>,
-    ix: Vec<F>,
-    iy: Vec<F>,
+    /// Per step, each lane's cell and clip.
+    steps: Vec<Step<F>>,
+}
+
+/// What one step of the lanes leaves, per lane: `t_entry` (NaN where no piece is kept),
+/// `t_exit`, class code, and the cell's `ix`, `iy` ([`index`] values).
+#[derive(Clone, Copy)]
+struct Step<F> {
+    te: [F; 16],
+    tx: [F; 16],
+    code: [F; 16],
+    ix: [F; 16],
+    iy: [F; 16],
 }
 
 impl<F: Real> Default for LaneScratch<F> {
     fn default() -> Self {
         LaneScratch {
             init: [[F::ZERO; 16]; FIELDS],
-            te: Vec::new(),
-            tx: Vec::new(),
-            code: Vec::new(),
-            ix: Vec::new(),
-            iy: Vec::new(),
+            steps: Vec::new(),
         }
     }
+}
+
+/// One axis of the lanes' first cells ([`Grid::first_lanes`]).
+struct FirstLanes<L: Lane> {
+    ok: L::Mask,
+    a: L,
+    b: L,
+    lo: L,
+    hi: L,
+    far: L,
 }
 
 /// The walk state of a group's lanes. Cell indices and line indices are held as floats: they
@@ -144,13 +156,17 @@ impl<F: Real> Grid<F> {
         let mut first = range.start;
         while first < range.end {
             let n = w.min(range.end - first);
+            for (l, seg) in segs[..n].iter_mut().enumerate() {
+                *seg = input.segment(first + l);
+            }
+            // The usual start on the vector; the lanes it does not settle, one by one.
+            let started = self.start::<F::Simd>(&segs, &mut lanes.init);
             let mut any_lane = false;
             for l in 0..w {
-                let kind = if l < n {
-                    segs[l] = input.segment(first + l);
-                    self.lane_start(&segs[l], l, &mut lanes.init)
-                } else {
-                    Kind::Skip
+                let kind = match l < n {
+                    true if started[l] => Kind::Lane,
+                    true => self.lane_start(&segs[l], l, &mut lanes.init),
+                    false => Kind::Skip,
                 };
                 if kind != Kind::Lane {
                     self.idle_lane(l, &mut lanes.init);
@@ -172,6 +188,110 @@ impl<F: Real> Grid<F> {
                 }
             }
             first += n;
+        }
+    }
+
+    /// [`Grid::lane_start`] on the vector for the usual segment, whose first cells hold its
+    /// start (or at least meet at the start of the walk) with no tie: writes every lane's start
+    /// to `init` and returns the lanes for which it is the start `lane_start` would write, each
+    /// check that `lane_start` makes done here as a test that sends the lane to it instead.
+    ///
+    /// The first cell along an axis is unique (the cell `m`, in the order met, with
+    /// `t(m) < 0 ≤ t(m+1)`, or an end cell), so a guess that passes that test is the cell
+    /// `Axis::first` finds. The guess is the even spacing's, floored in `F`.
+    #[inline(always)]
+    fn start<L: Lane<Scalar = F>>(
+        &self,
+        segs: &[Segment<F>; 16],
+        init: &mut [[F; 16]; FIELDS],
+    ) -> [bool; 16] {
+        let splat = L::splat;
+        let (zero, one) = (splat(F::ZERO), splat(F::ONE));
+        let s = Segment {
+            x0: L::from_fn(|l| segs[l].x0),
+            y0: L::from_fn(|l| segs[l].y0),
+            x1: L::from_fn(|l| segs[l].x1),
+            y1: L::from_fn(|l| segs[l].y1),
+        };
+        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+        let fast = in_range_both(dx, dy) & !dx.eq_(zero) & !dy.eq_(zero);
+        // `axis_t`'s reciprocal, as in `lane_start`.
+        let (rx, ry) = (one / dx, one / dy);
+        let x = self.first_lanes(&self.xs, &self.xs64, 0, s.x0, rx);
+        let y = self.first_lanes(&self.ys, &self.ys64, self.xs.len(), s.y0, ry);
+        let c = |t: L| t.min_any(splat(F::ONE_BELOW));
+        let (xl, xh, yl, yh) = (c(x.a), c(x.b), c(y.a), c(y.b));
+        // The first cells' intervals meet (no step to align them) with no tie among their ends.
+        let meet = !(xh.lt(yl) | yh.lt(xl));
+        let tie = xl.eq_(yl) | xh.eq_(yl) | yh.eq_(xl) | xl.eq_(xh) | yl.eq_(yh);
+        let ok = fast & x.ok & y.ok & meet & !tie;
+        let step = |r: L| L::select(zero.lt(r), one, -one);
+        let v = [
+            s.x0,
+            s.y0,
+            s.x1,
+            s.y1,
+            rx,
+            ry,
+            x.a,
+            x.b,
+            y.a,
+            y.b,
+            x.lo,
+            x.hi,
+            y.lo,
+            y.hi,
+            x.far,
+            y.far,
+            step(rx),
+            step(ry),
+        ];
+        for (field, v) in init.iter_mut().zip(v) {
+            v.write(field);
+        }
+        let mut okf = [F::ZERO; 16];
+        L::select(ok, one, zero).write(&mut okf);
+        core::array::from_fn(|l| okf[l] != F::ZERO)
+    }
+
+    /// One axis of [`Grid::start`]: the guessed first cell, its lines' parameters in the order
+    /// met, its bounds, the `xy` index of its far line (`at` is where the axis's lines begin in
+    /// `xy`), and whether it is the first cell and reaches `[0, 1]`.
+    #[inline(always)]
+    fn first_lanes<L: Lane<Scalar = F>>(
+        &self,
+        lines: &[F],
+        lines64: &super::Lines64,
+        at: usize,
+        p0: L,
+        r: L,
+    ) -> FirstLanes<L> {
+        let splat = L::splat;
+        let (zero, one, bias) = (splat(F::ZERO), splat(F::ONE), splat(F::CODE_BIAS));
+        let n = lines.len() - 1;
+        let last = splat(count::<F>(n - 1));
+        // The cell the even spacing puts `p0` in, floored and clamped (NaN gives cell 0).
+        let u = ((p0 - splat(lines[0])) * splat(F::from_f64(lines64.per_unit)))
+            .max_any(zero)
+            .min_any(last);
+        let g = u + bias;
+        let g = L::select((g - bias).gt(u), g - one, g);
+        let mut gi = [F::ZERO; 16];
+        g.write(&mut gi);
+        let lo = L::from_fn(|l| lines[index_of(gi[l])]);
+        let hi = L::from_fn(|l| lines[index_of(gi[l]) + 1]);
+        let up = zero.lt(r);
+        let (t_lo, t_hi) = ((lo - p0) * r, (hi - p0) * r);
+        let (a, b) = (L::select(up, t_lo, t_hi), L::select(up, t_hi, t_lo));
+        let (bottom, top) = (bias.eq_(g), splat(index::<F>(n - 1)).eq_(g));
+        let (first_met, last_met) = ((up & bottom) | (!up & top), (up & top) | (!up & bottom));
+        FirstLanes {
+            ok: (first_met | a.lt(zero)) & (last_met | zero.le(b)) & zero.le(b) & a.le(one),
+            a,
+            b,
+            lo,
+            hi,
+            far: L::select(up, g + one, g) + splat(count(at)),
         }
     }
 
@@ -283,7 +403,6 @@ impl<F: Real> Grid<F> {
         options: &GridOptions,
         lanes: &mut LaneScratch<F>,
     ) -> ([usize; 16], [bool; 16]) {
-        let w = L::WIDTH;
         let f = |i: usize| L::from_fn(|l| lanes.init[i][l]);
         let mut st = State {
             s: Segment {
@@ -340,15 +459,23 @@ impl<F: Real> Grid<F> {
             let code = Class::code_lanes(yes, fin.t_entry, fin.t_exit);
             let keep = active & fin.t_entry.eq_(fin.t_entry) & (keep_touches | !code.eq_(touch));
             taken = taken + L::select(active, one, zero);
-            let at = steps * w;
-            lanes.reserve(at + w);
-            L::select(keep, fin.t_entry, nan).write(&mut lanes.te[at..]);
-            fin.t_exit.write(&mut lanes.tx[at..]);
-            code.write(&mut lanes.code[at..]);
+            if lanes.steps.len() == steps {
+                lanes.steps.push(Step {
+                    te: [F::ZERO; 16],
+                    tx: [F::ZERO; 16],
+                    code: [F::ZERO; 16],
+                    ix: [F::ZERO; 16],
+                    iy: [F::ZERO; 16],
+                });
+            }
+            let out = &mut lanes.steps[steps];
+            L::select(keep, fin.t_entry, nan).write(&mut out.te);
+            fin.t_exit.write(&mut out.tx);
+            code.write(&mut out.code);
             // The current cell from its far line: one before it going up (`ky` less the lines
             // of `xs`).
-            (st.kx - L::select(up_x, one, zero)).write(&mut lanes.ix[at..]);
-            (st.ky - L::select(up_y, y_cell.1, y_cell.0)).write(&mut lanes.iy[at..]);
+            (st.kx - L::select(up_x, one, zero)).write(&mut out.ix);
+            (st.ky - L::select(up_y, y_cell.1, y_cell.0)).write(&mut out.iy);
             steps += 1;
 
             // The step.
@@ -400,41 +527,23 @@ impl<F: Real> Grid<F> {
 }
 
 impl<F: Real> LaneScratch<F> {
-    /// Makes the per-step buffers at least `len` long.
-    #[inline(always)]
-    fn reserve(&mut self, len: usize) {
-        if self.te.len() < len {
-            let len = len.max(2 * self.te.len());
-            for b in [
-                &mut self.te,
-                &mut self.tx,
-                &mut self.code,
-                &mut self.ix,
-                &mut self.iy,
-            ] {
-                b.resize(len, F::ZERO);
-            }
-        }
-    }
-
     /// Appends the pieces lane `l` kept in its first `steps` steps, as segment `index`, in walk order,
     /// put in the documented order where entries tie.
     #[inline(always)]
     fn append(&self, index: usize, l: usize, steps: usize, nx: usize, out: &mut Vec<Piece<F>>) {
-        let w = F::LANES;
         let start = out.len();
         let mut sink = Sink::new(out, steps);
         // Lane `l` of each step: every `w`-th value from `l`.
-        for step in 0..steps {
-            let i = step * w + l;
-            let t_entry = self.te[i];
-            let code = self.code[i].to_bits_u64() as u8;
+        let l = l % 16;
+        for step in &self.steps[..steps] {
+            let t_entry = step.te[l];
+            let code = step.code[l].to_bits_u64() as u8;
             let piece = Piece {
                 segment: index,
-                ix: index_of(self.ix[i]) as u32,
-                iy: index_of(self.iy[i]) as u32,
+                ix: index_of(step.ix[l]) as u32,
+                iy: index_of(step.iy[l]) as u32,
                 t_entry,
-                t_exit: self.tx[i],
+                t_exit: step.tx[l],
                 class: Class::from_code(code).unwrap_or(Class::Invalid),
             };
             sink.put((piece, t_entry.eq_(t_entry)));
