@@ -1,26 +1,34 @@
 //! The batch form of the walk: [`Real::LANES`] segments walked in lockstep on SIMD lanes, one
 //! cell per lane per step, each cell finished on the vector by the crate's finishing step.
 //!
-//! The scalar walk (`walk.rs`) spends most of its time deciding, cell by cell, which axis comes
+//! A walk one segment at a time spends most of its time deciding, cell by cell, which axis comes
 //! next: a coin toss on real tracks, so a mispredicted branch per cell, and a scalar finishing
-//! step for each. Here each lane runs the same state machine as the scalar merge, with the step
-//! taken by selects:
+//! step for each. Here each lane runs a merge of the two axes' lines, with the step taken by
+//! selects:
 //!
 //! ```text
-//! emit    piece = finish(cell, segment, from_slabs(slab(x lines' t), slab(y lines' t)))
-//! step    xh = c(xb), yh = c(yb)            c(t) = min(t, 1 − ε/2), as the scalar walk
+//! start   the first column and row whose parameter intervals reach [0, 1] (Axis::first),
+//!         stepped until the two intervals meet; a tie among their ends: the lane is not used
+//! emit    piece = cell_clip(x lines' t, y lines' t, cell, segment)      (walk.rs)
+//! step    xh = c(xb), yh = c(yb)            c(t) = min(t, 1 − ε/2), as the staircase
 //!         xh == yh: the end if both xb, yb > 1, else a tie
-//!         xh <  yh: the next column, if there is one (lines left and xb ≤ 1), else the end
+//!         xh <  yh: the next column if there is one (it starts before 1, as xh < 1 − ε/2)
 //!         yh <  xh: the next row, likewise
 //!         after the step, a new upper parameter clamped onto the old one is a tie
 //! ```
 //!
-//! Each step's new line parameter is `(lines[k] − p0)·r` of the axis stepped, the expression of
-//! `axis_t`, so every piece is the same float as the scalar walk's and the per-cell clip's. A lane
-//! that meets a tie is dropped from the group and its segment is walked again by the scalar walk,
-//! which settles ties; segments the walk does not take (axis-parallel, zero-length, extreme or
-//! invalid) go to the general path in their turn. A group's pieces are kept per lane and step and
-//! appended segment by segment, so the list is the scalar walk's, in input order.
+//! Without ties every compared parameter is distinct, two closed intervals meet exactly when their
+//! interiors do, and the merge lists the cells whose column and row intervals meet: the
+//! staircase's cells, in order. Each step's new line parameter is `(lines[k] − p0)·r` of the axis
+//! stepped, the expression of `axis_t`, so every piece is the same float as the staircase's and
+//! the per-cell clip's. A lane that meets a tie is dropped from the group and its segment is
+//! walked again by the staircase (`walk.rs`), which takes any; segments the walk does not take
+//! (axis-parallel, zero-length, extreme or invalid) go to the general path in their turn.
+//!
+//! The start is made on the vector too ([`Grid::start`]) for the usual segment, whose first
+//! cells need no aligning; the others start one lane at a time (`Grid::lane_start`). A group's
+//! pieces are kept per step and lane, then appended segment by segment, so the list is the one
+//! the staircase gives, in input order.
 
 use super::walk::{cell_clip, guess_met, Axis};
 use super::{sort_along, Grid, GridOptions, Piece};
@@ -199,6 +207,13 @@ impl<F: Real> Grid<F> {
     /// The first cell along an axis is unique (the cell `m`, in the order met, with
     /// `t(m) < 0 ≤ t(m+1)`, or an end cell), so a guess that passes that test is the cell
     /// `Axis::first` finds. The guess is the even spacing's, floored in `F`.
+    ///
+    /// The other tests only route lanes: first cells that do not meet, or a first cell past the
+    /// segment's end, would also come out right from the steps (their cells are misses to the
+    /// finishing step, and a tie met later sends the lane to the staircase), and a tie among the
+    /// first cells' ends sends the lane to `lane_start`, which sends it to the staircase; the
+    /// tests keep those lanes out of the lockstep and keep the lanes' start the same as
+    /// `lane_start`'s.
     #[inline(always)]
     fn start<L: Lane<Scalar = F>>(
         &self,
@@ -296,7 +311,7 @@ impl<F: Real> Grid<F> {
     }
 
     /// Sets lane `l` of `init` to the start of the walk of `s` and returns [`Kind::Lane`], or
-    /// returns what else to do with it (the scalar merge's first steps, done here).
+    /// returns what else to do with it: the merge's start (module docs), one lane at a time.
     #[inline(always)]
     fn lane_start(&self, s: &Segment<F>, l: usize, init: &mut [[F; 16]; FIELDS]) -> Kind {
         let zero = F::ZERO;
