@@ -547,61 +547,33 @@ impl<F: Real> LaneScratch<F> {
     #[inline(always)]
     fn append(&self, index: usize, l: usize, steps: usize, nx: usize, out: &mut Vec<Piece<F>>) {
         let start = out.len();
-        let mut sink = Sink::new(out, steps);
-        // Lane `l` of each step: every `w`-th value from `l`.
+        out.reserve(steps);
+        // Each piece is written to the next free slot and counted only if kept: no branch per
+        // piece. Walk order is the documented order unless kept entries tie.
+        let spare = &mut out.spare_capacity_mut()[..steps];
+        let (mut kept, mut sorted, mut last) = (0, true, -F::INFINITY);
         let l = l % 16;
         for step in &self.steps[..steps] {
             let t_entry = step.te[l];
             let code = step.code[l].to_bits_u64() as u8;
-            let piece = Piece {
+            spare[kept].write(Piece {
                 segment: index,
                 ix: index_of(step.ix[l]) as u32,
                 iy: index_of(step.iy[l]) as u32,
                 t_entry,
                 t_exit: step.tx[l],
                 class: Class::from_code(code).unwrap_or(Class::Invalid),
-            };
-            sink.put((piece, t_entry.eq_(t_entry)));
+            });
+            let keep = t_entry.eq_(t_entry);
+            sorted &= !keep || last < t_entry;
+            last = if keep { t_entry } else { last };
+            kept += keep as usize;
         }
-        sink.finish();
-        let mine = &mut out[start..];
-        if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
-            sort_along(mine, nx);
+        // SAFETY: each of the first `kept` slots past `start` was written above (a slot is
+        // written, then counted if kept), and `kept ≤ steps ≤` the spare capacity reserved.
+        unsafe { out.set_len(start + kept) };
+        if !sorted {
+            sort_along(&mut out[start..], nx);
         }
-    }
-}
-
-/// Appends pieces to a list without a branch per piece: each is written to the next free slot
-/// of room reserved up front and counted only if kept.
-struct Sink<'a, F> {
-    out: &'a mut Vec<Piece<F>>,
-    kept: usize,
-    room: usize,
-}
-
-impl<'a, F: Real> Sink<'a, F> {
-    /// Room for `room` more pieces.
-    #[inline(always)]
-    fn new(out: &'a mut Vec<Piece<F>>, room: usize) -> Self {
-        out.reserve(room);
-        Sink { out, kept: 0, room }
-    }
-
-    /// Writes `piece` to the next free slot; it stays there when `keep`.
-    #[inline(always)]
-    fn put(&mut self, (piece, keep): (Piece<F>, bool)) {
-        // More puts than the room reserved (a caller's bug) panic here, never write past it.
-        let spare = &mut self.out.spare_capacity_mut()[..self.room];
-        spare[self.kept].write(piece);
-        self.kept += keep as usize;
-    }
-
-    /// Makes the kept pieces part of the list.
-    #[inline(always)]
-    fn finish(self) {
-        let len = self.out.len() + self.kept;
-        // SAFETY: `put` wrote each of the first `kept` slots past the old length (it writes slot
-        // `kept` and then counts it), and `kept ≤ room ≤` the spare capacity reserved in `new`.
-        unsafe { self.out.set_len(len) };
     }
 }
