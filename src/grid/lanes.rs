@@ -30,11 +30,11 @@
 //! pieces are kept per step and lane, then appended segment by segment, so the list is the one
 //! the staircase gives, in input order.
 
-use super::walk::{cell_clip, guess_met, Axis};
+use super::walk::{cell_clip, guess_met};
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::buffers::SegmentSource;
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{delta, in_range, in_range_both, RectLanes};
+use crate::kernels::contract::{delta, in_range_both, RectLanes};
 use crate::real::{Lane, Real};
 
 /// Integers (cell and line indices) ride in the float lanes as `CODE_BIAS + n`, exact for
@@ -112,9 +112,10 @@ struct FirstLanes<L: Lane> {
     far: L,
 }
 
-/// The walk state of a group's lanes. Cell indices and line indices are held as floats: they
-/// are below 2²⁴ + 1, which `f32` holds exactly.
-struct State<L: Lane> {
+/// The walk state of a group's lanes (or of one lane, as it starts). Cell and line indices are
+/// [`index`] values.
+#[derive(Clone, Copy)]
+struct State<L> {
     s: Segment<L>,
     rx: L,
     ry: L,
@@ -134,6 +135,42 @@ struct State<L: Lane> {
     ky: L,
     sx: L,
     sy: L,
+}
+
+impl<T: Copy> State<T> {
+    /// The fields, in the order of `LaneScratch::init`.
+    #[inline(always)]
+    fn fields(&self) -> [T; FIELDS] {
+        let Segment { x0, y0, x1, y1 } = self.s;
+        [
+            x0, y0, x1, y1, self.rx, self.ry, self.xa, self.xb, self.ya, self.yb, self.xlo,
+            self.xhi, self.ylo, self.yhi, self.kx, self.ky, self.sx, self.sy,
+        ]
+    }
+
+    /// The state whose `i`-th field ([`State::fields`]) is `f(i)`.
+    #[inline(always)]
+    fn from_fields(f: impl Fn(usize) -> T) -> Self {
+        let [x0, y0, x1, y1, rx, ry, xa, xb, ya, yb, xlo, xhi, ylo, yhi, kx, ky, sx, sy] =
+            core::array::from_fn(f);
+        State {
+            s: Segment { x0, y0, x1, y1 },
+            rx,
+            ry,
+            xa,
+            xb,
+            ya,
+            yb,
+            xlo,
+            xhi,
+            ylo,
+            yhi,
+            kx,
+            ky,
+            sx,
+            sy,
+        }
+    }
 }
 
 impl<F: Real> Grid<F> {
@@ -241,27 +278,24 @@ impl<F: Real> Grid<F> {
         let tie = xl.eq_(yl) | xh.eq_(yl) | yh.eq_(xl) | xl.eq_(xh) | yl.eq_(yh);
         let ok = fast & x.ok & y.ok & meet & !tie;
         let step = |r: L| L::select(zero.lt(r), one, -one);
-        let v = [
-            s.x0,
-            s.y0,
-            s.x1,
-            s.y1,
+        let state = State {
+            s,
             rx,
             ry,
-            x.a,
-            x.b,
-            y.a,
-            y.b,
-            x.lo,
-            x.hi,
-            y.lo,
-            y.hi,
-            x.far,
-            y.far,
-            step(rx),
-            step(ry),
-        ];
-        for (field, v) in init.iter_mut().zip(v) {
+            xa: x.a,
+            xb: x.b,
+            ya: y.a,
+            yb: y.b,
+            xlo: x.lo,
+            xhi: x.hi,
+            ylo: y.lo,
+            yhi: y.hi,
+            kx: x.far,
+            ky: y.far,
+            sx: step(rx),
+            sy: step(ry),
+        };
+        for (field, v) in init.iter_mut().zip(state.fields()) {
             v.write(field);
         }
         let mut okf = [F::ZERO; 16];
@@ -314,26 +348,8 @@ impl<F: Real> Grid<F> {
     /// returns what else to do with it: the merge's start (module docs), one lane at a time.
     #[inline(always)]
     fn lane_start(&self, s: &Segment<F>, l: usize, init: &mut [[F; 16]; FIELDS]) -> Kind {
-        let zero = F::ZERO;
-        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+        let Some((ax, ay)) = self.axes(s) else {
             return Kind::Alone;
-        }
-        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
-        let (rx, ry) = (F::ONE / dx, F::ONE / dy);
-        let ax = Axis {
-            lines: &self.xs,
-            p0: s.x0,
-            r: rx,
-            n: self.nx(),
-            up: zero < rx,
-        };
-        let ay = Axis {
-            lines: &self.ys,
-            p0: s.y0,
-            r: ry,
-            n: self.ny(),
-            up: zero < ry,
         };
         let Some((mut m, mut xa, mut xb)) = ax.first(guess_met(&self.xs64, s.x0, ax.up)) else {
             return Kind::Skip;
@@ -369,27 +385,24 @@ impl<F: Real> Grid<F> {
         // The far line of the current cell, in grid index: the upper one going up.
         let far = |up: bool, i: usize| if up { i + 1 } else { i };
         let ys_at = self.xs.len();
-        let v = [
-            s.x0,
-            s.y0,
-            s.x1,
-            s.y1,
-            rx,
-            ry,
+        let state = State {
+            s: *s,
+            rx: ax.r,
+            ry: ay.r,
             xa,
             xb,
             ya,
             yb,
-            self.xs[ix],
-            self.xs[ix + 1],
-            self.ys[iy],
-            self.ys[iy + 1],
-            index(far(ax.up, ix)),
-            index(ys_at + far(ay.up, iy)),
-            step(ax.up),
-            step(ay.up),
-        ];
-        for (field, v) in init.iter_mut().zip(v) {
+            xlo: self.xs[ix],
+            xhi: self.xs[ix + 1],
+            ylo: self.ys[iy],
+            yhi: self.ys[iy + 1],
+            kx: index(far(ax.up, ix)),
+            ky: index(ys_at + far(ay.up, iy)),
+            sx: step(ax.up),
+            sy: step(ay.up),
+        };
+        for (field, v) in init.iter_mut().zip(state.fields()) {
             field[l] = v;
         }
         Kind::Lane
@@ -418,29 +431,7 @@ impl<F: Real> Grid<F> {
         options: &GridOptions,
         lanes: &mut LaneScratch<F>,
     ) -> ([usize; 16], [bool; 16]) {
-        let f = |i: usize| L::from_fn(|l| lanes.init[i][l]);
-        let mut st = State {
-            s: Segment {
-                x0: f(0),
-                y0: f(1),
-                x1: f(2),
-                y1: f(3),
-            },
-            rx: f(4),
-            ry: f(5),
-            xa: f(6),
-            xb: f(7),
-            ya: f(8),
-            yb: f(9),
-            xlo: f(10),
-            xhi: f(11),
-            ylo: f(12),
-            yhi: f(13),
-            kx: f(14),
-            ky: f(15),
-            sx: f(16),
-            sy: f(17),
-        };
+        let mut st = State::from_fields(|i| L::from_fn(|l| lanes.init[i][l]));
         let splat = L::splat;
         let (zero, one, below) = (splat(F::ZERO), splat(F::ONE), splat(F::ONE_BELOW));
         let nan = splat(F::NAN);

@@ -145,26 +145,8 @@ impl<F: Real> Grid<F> {
         scratch: &mut Scratch<F>,
         out: &mut Vec<Piece<F>>,
     ) -> bool {
-        let zero = F::ZERO;
-        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+        let Some((ax, ay)) = self.axes(s) else {
             return false;
-        }
-        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
-        let (rx, ry) = (F::ONE / dx, F::ONE / dy);
-        let ax = Axis {
-            lines: &self.xs,
-            p0: s.x0,
-            r: rx,
-            n: self.nx(),
-            up: zero < rx,
-        };
-        let ay = Axis {
-            lines: &self.ys,
-            p0: s.y0,
-            r: ry,
-            n: self.ny(),
-            up: zero < ry,
         };
         let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
             return true;
@@ -213,6 +195,27 @@ impl<F: Real> Grid<F> {
             sort_along(mine, self.nx());
         }
         true
+    }
+
+    /// The two axes of the walk of `s`, or `None` when the walk does not take it (a coordinate
+    /// difference zero, NaN, ±∞ or out of [`in_range`]).
+    #[inline(always)]
+    pub(super) fn axes(&self, s: &Segment<F>) -> Option<(Axis<'_, F>, Axis<'_, F>)> {
+        let zero = F::ZERO;
+        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+            return None;
+        }
+        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
+        let (rx, ry) = (F::ONE / dx, F::ONE / dy);
+        let axis = |lines, p0, r| Axis {
+            lines,
+            p0,
+            r,
+            n: lines.len() - 1,
+            up: zero < r,
+        };
+        Some((axis(&self.xs[..], s.x0, rx), axis(&self.ys[..], s.y0, ry)))
     }
 
     /// Cell `(ix, iy)`'s bounds.
