@@ -38,9 +38,10 @@
 //! finishes every lane's current cell on the vector and moves each lane to its next cell by
 //! selects, since which axis comes next is a coin toss per cell on real tracks. A lane that
 //! meets a tie (two compared parameters equal: a vertex, or lines whose parameters round onto
-//! each other) hands its segment to the scalar staircase (`grid/walk.rs`), which takes any; both
-//! compute each parameter and each cell's clip by the same expressions and functions, so the
-//! pieces do not depend on the path.
+//! each other) hands its segment to the scalar walk (`grid/walk.rs`), whose staircase takes any,
+//! and so do long segments, which would keep the other lanes idle; both compute each parameter
+//! and each cell's clip by the same expressions and functions, so the pieces do not depend on the
+//! path.
 //!
 //! Everything else — an axis-parallel segment (`dx` or `dy` is ±0), a zero-length one, a
 //! coordinate difference subnormal or beyond `RANGE_HI`, NaN or ±∞ — goes through the general
@@ -88,7 +89,6 @@ use crate::real::{write_as, Lane, Real};
 mod lanes;
 mod walk;
 use lanes::LaneScratch;
-use walk::Scratch;
 
 /// The most cells a grid may have along one axis (2²⁴): beyond it the boundary lists alone would
 /// take hundreds of megabytes, and `f32` boundaries could no longer increase.
@@ -344,27 +344,20 @@ impl<F: Real> Grid<F> {
         out: &mut Vec<Piece<F>>,
     ) {
         let mut c = Candidates::default();
-        let mut scratch = Scratch::default();
-        // Segments the lanes do not take, in their turn: the scalar walk (ties), else the
-        // candidates of the segment clipped at once.
-        let alone = |i: usize, seg: &Segment<F>, out: &mut Vec<Piece<F>>| {
-            if !self.walk(i, seg, options, &mut scratch, out) {
-                self.candidates(i, seg, &mut c);
-                c.clip_into(self, options, out);
-            }
+        // Segments the walk does not take, in their turn: the candidates of the segment clipped
+        // at once.
+        let general = |i: usize, seg: &Segment<F>, out: &mut Vec<Piece<F>>| {
+            self.candidates(i, seg, &mut c);
+            c.clip_into(self, options, out);
         };
         let mut lanes = LaneScratch::default();
-        self.walk_lanes(input, range, options, &mut lanes, alone, out);
+        self.walk_lanes(input, range, options, &mut lanes, general, out);
     }
 
     /// The pieces of one segment (numbered `0`), in order along it.
     pub fn segment_pieces(&self, seg: &Segment<F>, options: &GridOptions) -> Vec<Piece<F>> {
         let mut out = Vec::new();
-        if !self.walk(0, seg, options, &mut Scratch::default(), &mut out) {
-            let mut c = Candidates::default();
-            self.candidates(0, seg, &mut c);
-            c.clip_into(self, options, &mut out);
-        }
+        self.pieces_into(core::slice::from_ref(seg), 0..1, options, &mut out);
         out
     }
 

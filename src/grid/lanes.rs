@@ -22,15 +22,18 @@
 //! staircase's cells, in order. Each step's new line parameter is `(lines[k] − p0)·r` of the axis
 //! stepped, the expression of `axis_t`, so every piece is the same float as the staircase's and
 //! the per-cell clip's. A lane that meets a tie is dropped from the group and its segment is
-//! walked again by the staircase (`walk.rs`), which takes any; segments the walk does not take
-//! (axis-parallel, zero-length, extreme or invalid) go to the general path in their turn.
+//! walked again by the scalar walk (`walk.rs`), whose staircase takes any; segments the walk
+//! does not take (axis-parallel, zero-length, extreme or invalid) go to the general path in their
+//! turn.
 //!
 //! The start is made on the vector too ([`Grid::start`]) for the usual segment, whose first
-//! cells need no aligning; the others start one lane at a time (`Grid::lane_start`). A group's
+//! cells need no aligning; the others start one lane at a time (`Grid::lane_start`). Segments
+//! whose ends the even spacing puts more than [`LONG`] cells apart walk alone, by the scalar merge
+//! of `walk.rs`: in lockstep they would keep the other lanes of their group idle. A group's
 //! pieces are kept per step and lane, then appended segment by segment, so the list is the one
-//! the staircase gives, in input order.
+//! the scalar walk gives, in input order.
 
-use super::walk::{cell_clip, guess_met};
+use super::walk::{cell_clip, MergeEnd, Scratch};
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::buffers::SegmentSource;
 use crate::geom::{Class, Segment};
@@ -67,9 +70,17 @@ enum Kind {
     Skip,
     /// Walked on its lane.
     Lane,
-    /// The scalar walk (a tie) or the general path.
-    Alone,
+    /// The scalar walk: a long segment.
+    Long,
+    /// The scalar walk: a tie at the start.
+    Tie,
+    /// Not for the walk: the general path.
+    General,
 }
+
+/// Segments that the even spacing puts more than this many cells apart along the two axes walk
+/// alone: in lockstep a long segment keeps the other lanes of its group idle.
+const LONG: usize = 16;
 
 /// The starting state of one lane, field by field (see [`State`]).
 const FIELDS: usize = 18;
@@ -80,6 +91,8 @@ pub(super) struct LaneScratch<F> {
     init: [[F; 16]; FIELDS],
     /// Per step, each lane's cell and clip.
     steps: Vec<Step<F>>,
+    /// The scalar walk's buffers.
+    stairs: Scratch<F>,
 }
 
 /// What one step of the lanes leaves, per lane: `t_entry` (NaN where no piece is kept),
@@ -98,13 +111,19 @@ impl<F: Real> Default for LaneScratch<F> {
         LaneScratch {
             init: [[F::ZERO; 16]; FIELDS],
             steps: Vec::new(),
+            stairs: Scratch::default(),
         }
     }
 }
 
 /// One axis of the lanes' first cells ([`Grid::first_lanes`]).
 struct FirstLanes<L: Lane> {
-    ok: L::Mask,
+    /// The guess is the first cell `Axis::first` finds.
+    first: L::Mask,
+    /// That cell reaches `[0, 1]` (else the segment meets no cell).
+    reach: L::Mask,
+    /// How many cells the even spacing puts between the segment's two ends.
+    span: L,
     a: L,
     b: L,
     lo: L,
@@ -176,23 +195,27 @@ impl<T: Copy> State<T> {
 impl<F: Real> Grid<F> {
     /// The pieces of segments `range` of `input` appended to `out`, as
     /// [`Grid::pieces_into`](super::Grid::pieces_into) gives them: groups of `LANES` segments
-    /// walked in lockstep, the others in their turn.
-    pub(super) fn walk_lanes<S, A>(
+    /// walked in lockstep, the others in their turn, `general(index, segment, out)` for those
+    /// the walk does not take.
+    pub(super) fn walk_lanes<S, G>(
         &self,
         input: &S,
         range: core::ops::Range<usize>,
         options: &GridOptions,
         lanes: &mut LaneScratch<F>,
-        mut alone: A,
+        mut general: G,
         out: &mut Vec<Piece<F>>,
     ) where
         S: SegmentSource<F> + ?Sized,
-        A: FnMut(usize, &Segment<F>, &mut Vec<Piece<F>>),
+        G: FnMut(usize, &Segment<F>, &mut Vec<Piece<F>>),
     {
         let w = F::LANES;
         if self.xy.len() > INDEX_MASK as usize {
             for i in range {
-                alone(i, &input.segment(i), out);
+                let s = input.segment(i);
+                if !self.walk(i, &s, options, &mut lanes.stairs, out) {
+                    general(i, &s, out);
+                }
             }
             return;
         }
@@ -208,10 +231,10 @@ impl<F: Real> Grid<F> {
             let started = self.start::<F::Simd>(&segs, &mut lanes.init);
             let mut any_lane = false;
             for l in 0..w {
-                let kind = match l < n {
-                    true if started[l] => Kind::Lane,
-                    true => self.lane_start(&segs[l], l, &mut lanes.init),
-                    false => Kind::Skip,
+                let kind = match (l < n, started[l]) {
+                    (true, Some(kind)) => kind,
+                    (true, None) => self.lane_start(&segs[l], l, &mut lanes.init),
+                    (false, _) => Kind::Skip,
                 };
                 if kind != Kind::Lane {
                     self.idle_lane(l, &mut lanes.init);
@@ -220,16 +243,27 @@ impl<F: Real> Grid<F> {
                 kinds[l] = kind;
             }
             let (taken, tied) = if any_lane {
-                self.run::<F::Simd>(options, lanes)
+                self.run::<F::Simd>(options, &mut lanes.init, &mut lanes.steps)
             } else {
                 ([0; 16], [false; 16])
             };
             for l in 0..n {
-                let index = first + l;
-                match kinds[l] {
-                    Kind::Skip => {}
-                    Kind::Lane if !tied[l] => lanes.append(index, l, taken[l], self.nx(), out),
-                    _ => alone(index, &segs[l], out),
+                let (index, s) = (first + l, &segs[l]);
+                // The scalar walk takes ties and long segments.
+                let alone = match kinds[l] {
+                    Kind::Skip => false,
+                    Kind::Lane if !tied[l] => {
+                        append(&lanes.steps, index, l, taken[l], self.nx(), out);
+                        false
+                    }
+                    Kind::Lane | Kind::Tie | Kind::Long => true,
+                    Kind::General => {
+                        general(index, s, out);
+                        false
+                    }
+                };
+                if alone {
+                    self.walk(index, s, options, &mut lanes.stairs, out);
                 }
             }
             first += n;
@@ -256,7 +290,7 @@ impl<F: Real> Grid<F> {
         &self,
         segs: &[Segment<F>; 16],
         init: &mut [[F; 16]; FIELDS],
-    ) -> [bool; 16] {
+    ) -> [Option<Kind>; 16] {
         let splat = L::splat;
         let (zero, one) = (splat(F::ZERO), splat(F::ONE));
         let s = Segment {
@@ -269,14 +303,18 @@ impl<F: Real> Grid<F> {
         let fast = in_range_both(dx, dy) & !dx.eq_(zero) & !dy.eq_(zero);
         // `axis_t`'s reciprocal, as in `lane_start`.
         let (rx, ry) = (one / dx, one / dy);
-        let x = self.first_lanes(&self.xs, &self.xs64, 0, s.x0, rx);
-        let y = self.first_lanes(&self.ys, &self.ys64, self.xs.len(), s.y0, ry);
+        let x = self.first_lanes(&self.xs, &self.xs64, 0, (s.x0, s.x1), rx);
+        let y = self.first_lanes(&self.ys, &self.ys64, self.xs.len(), (s.y0, s.y1), ry);
         let c = |t: L| t.min_any(splat(F::ONE_BELOW));
         let (xl, xh, yl, yh) = (c(x.a), c(x.b), c(y.a), c(y.b));
         // The first cells' intervals meet (no step to align them) with no tie among their ends.
         let meet = !(xh.lt(yl) | yh.lt(xl));
         let tie = xl.eq_(yl) | xh.eq_(yl) | yh.eq_(xl) | xl.eq_(xh) | yl.eq_(yh);
-        let ok = fast & x.ok & y.ok & meet & !tie;
+        let first = fast & x.first & y.first;
+        let reach = x.reach & y.reach;
+        let long = splat(count(LONG)).lt(x.span + y.span);
+        let lane = first & reach & meet & !tie & !long;
+        let skip = first & !reach;
         let step = |r: L| L::select(zero.lt(r), one, -one);
         let state = State {
             s,
@@ -298,9 +336,21 @@ impl<F: Real> Grid<F> {
         for (field, v) in init.iter_mut().zip(state.fields()) {
             v.write(field);
         }
-        let mut okf = [F::ZERO; 16];
-        L::select(ok, one, zero).write(&mut okf);
-        core::array::from_fn(|l| okf[l] != F::ZERO)
+        let mut k = [F::ZERO; 16];
+        let alone = first & reach & long;
+        let two = one + one;
+        L::select(
+            lane,
+            one,
+            L::select(skip, two, L::select(alone, two + one, zero)),
+        )
+        .write(&mut k);
+        core::array::from_fn(|l| match k[l].to_f64() as u8 {
+            1 => Some(Kind::Lane),
+            2 => Some(Kind::Skip),
+            3 => Some(Kind::Long),
+            _ => None,
+        })
     }
 
     /// One axis of [`Grid::start`]: the guessed first cell, its lines' parameters in the order
@@ -312,7 +362,7 @@ impl<F: Real> Grid<F> {
         lines: &[F],
         lines64: &super::Lines64,
         at: usize,
-        p0: L,
+        (p0, p1): (L, L),
         r: L,
     ) -> FirstLanes<L> {
         let splat = L::splat;
@@ -320,11 +370,14 @@ impl<F: Real> Grid<F> {
         let n = lines.len() - 1;
         let last = splat(count::<F>(n - 1));
         // The cell the even spacing puts `p0` in, floored and clamped (NaN gives cell 0).
-        let u = ((p0 - splat(lines[0])) * splat(F::from_f64(lines64.per_unit)))
-            .max_any(zero)
-            .min_any(last);
-        let g = u + bias;
-        let g = L::select((g - bias).gt(u), g - one, g);
+        let guess = |p: L| {
+            let u = ((p - splat(lines[0])) * splat(F::from_f64(lines64.per_unit)))
+                .max_any(zero)
+                .min_any(last);
+            let g = u + bias;
+            L::select((g - bias).gt(u), g - one, g)
+        };
+        let g = guess(p0);
         let mut gi = [F::ZERO; 16];
         g.write(&mut gi);
         let lo = L::from_fn(|l| lines[index_of(gi[l])]);
@@ -335,7 +388,9 @@ impl<F: Real> Grid<F> {
         let (bottom, top) = (bias.eq_(g), splat(index::<F>(n - 1)).eq_(g));
         let (first_met, last_met) = ((up & bottom) | (!up & top), (up & top) | (!up & bottom));
         FirstLanes {
-            ok: (first_met | a.lt(zero)) & (last_met | zero.le(b)) & zero.le(b) & a.le(one),
+            first: (first_met | a.lt(zero)) & (last_met | zero.le(b)),
+            reach: zero.le(b) & a.le(one),
+            span: (guess(p1) - g).abs(),
             a,
             b,
             lo,
@@ -349,37 +404,13 @@ impl<F: Real> Grid<F> {
     #[inline(always)]
     fn lane_start(&self, s: &Segment<F>, l: usize, init: &mut [[F; 16]; FIELDS]) -> Kind {
         let Some((ax, ay)) = self.axes(s) else {
-            return Kind::Alone;
+            return Kind::General;
         };
-        let Some((mut m, mut xa, mut xb)) = ax.first(guess_met(&self.xs64, s.x0, ax.up)) else {
-            return Kind::Skip;
+        let (m, xa, xb, k, ya, yb) = match self.merge_start(s, &ax, &ay) {
+            Ok(start) => start,
+            Err(MergeEnd::Done) => return Kind::Skip,
+            Err(MergeEnd::Tie) => return Kind::Tie,
         };
-        let Some((mut k, mut ya, mut yb)) = ay.first(guess_met(&self.ys64, s.y0, ay.up)) else {
-            return Kind::Skip;
-        };
-        let c = |t: F| t.min_any(F::ONE_BELOW);
-        // To the first pair of intervals that meet; none: no cell can be a hit.
-        loop {
-            if c(xb) < c(ya) {
-                if !ax.more(m, xb) {
-                    return Kind::Skip;
-                }
-                m += 1;
-                (xa, xb) = (xb, ax.t(m + 1));
-            } else if c(yb) < c(xa) {
-                if !ay.more(k, yb) {
-                    return Kind::Skip;
-                }
-                k += 1;
-                (ya, yb) = (yb, ay.t(k + 1));
-            } else {
-                break;
-            }
-        }
-        let (xl, yl, xh, yh) = (c(xa), c(ya), c(xb), c(yb));
-        if xl == yl || xh == yl || yh == xl || xl == xh || yl == yh {
-            return Kind::Alone;
-        }
         let (ix, iy) = (ax.cell(m), ay.cell(k));
         let step = |up: bool| if up { F::ONE } else { -F::ONE };
         // The far line of the current cell, in grid index: the upper one going up.
@@ -429,9 +460,10 @@ impl<F: Real> Grid<F> {
     fn run<L: Lane<Scalar = F>>(
         &self,
         options: &GridOptions,
-        lanes: &mut LaneScratch<F>,
+        init: &mut [[F; 16]; FIELDS],
+        steps_out: &mut Vec<Step<F>>,
     ) -> ([usize; 16], [bool; 16]) {
-        let mut st = State::from_fields(|i| L::from_fn(|l| lanes.init[i][l]));
+        let mut st = State::from_fields(|i| L::from_fn(|l| init[i][l]));
         let splat = L::splat;
         let (zero, one, below) = (splat(F::ZERO), splat(F::ONE), splat(F::ONE_BELOW));
         let nan = splat(F::NAN);
@@ -465,8 +497,8 @@ impl<F: Real> Grid<F> {
             let code = Class::code_lanes(yes, fin.t_entry, fin.t_exit);
             let keep = active & fin.t_entry.eq_(fin.t_entry) & (keep_touches | !code.eq_(touch));
             taken = taken + L::select(active, one, zero);
-            if lanes.steps.len() == steps {
-                lanes.steps.push(Step {
+            if steps_out.len() == steps {
+                steps_out.push(Step {
                     te: [F::ZERO; 16],
                     tx: [F::ZERO; 16],
                     code: [F::ZERO; 16],
@@ -474,7 +506,7 @@ impl<F: Real> Grid<F> {
                     iy: [F::ZERO; 16],
                 });
             }
-            let out = &mut lanes.steps[steps];
+            let out = &mut steps_out[steps];
             L::select(keep, fin.t_entry, nan).write(&mut out.te);
             fin.t_exit.write(&mut out.tx);
             code.write(&mut out.code);
@@ -532,39 +564,44 @@ impl<F: Real> Grid<F> {
     }
 }
 
-impl<F: Real> LaneScratch<F> {
-    /// Appends the pieces lane `l` kept in its first `steps` steps, as segment `index`, in walk order,
-    /// put in the documented order where entries tie.
-    #[inline(always)]
-    fn append(&self, index: usize, l: usize, steps: usize, nx: usize, out: &mut Vec<Piece<F>>) {
-        let start = out.len();
-        out.reserve(steps);
-        // Each piece is written to the next free slot and counted only if kept: no branch per
-        // piece. Walk order is the documented order unless kept entries tie.
-        let spare = &mut out.spare_capacity_mut()[..steps];
-        let (mut kept, mut sorted, mut last) = (0, true, -F::INFINITY);
-        let l = l % 16;
-        for step in &self.steps[..steps] {
-            let t_entry = step.te[l];
-            let code = step.code[l].to_bits_u64() as u8;
-            spare[kept].write(Piece {
-                segment: index,
-                ix: index_of(step.ix[l]) as u32,
-                iy: index_of(step.iy[l]) as u32,
-                t_entry,
-                t_exit: step.tx[l],
-                class: Class::from_code(code).unwrap_or(Class::Invalid),
-            });
-            let keep = t_entry.eq_(t_entry);
-            sorted &= !keep || last < t_entry;
-            last = if keep { t_entry } else { last };
-            kept += keep as usize;
-        }
-        // SAFETY: each of the first `kept` slots past `start` was written above (a slot is
-        // written, then counted if kept), and `kept ≤ steps ≤` the spare capacity reserved.
-        unsafe { out.set_len(start + kept) };
-        if !sorted {
-            sort_along(&mut out[start..], nx);
-        }
+/// Appends the pieces lane `l` kept in its first `steps` steps of `record`, as segment `index`,
+/// in walk order, put in the documented order where entries tie.
+#[inline(always)]
+fn append<F: Real>(
+    record: &[Step<F>],
+    index: usize,
+    l: usize,
+    steps: usize,
+    nx: usize,
+    out: &mut Vec<Piece<F>>,
+) {
+    let start = out.len();
+    out.reserve(steps);
+    // Each piece is written to the next free slot and counted only if kept: no branch per
+    // piece. Walk order is the documented order unless kept entries tie.
+    let spare = &mut out.spare_capacity_mut()[..steps];
+    let (mut kept, mut sorted, mut last) = (0, true, -F::INFINITY);
+    let l = l % 16;
+    for step in &record[..steps] {
+        let t_entry = step.te[l];
+        let code = step.code[l].to_bits_u64() as u8;
+        spare[kept].write(Piece {
+            segment: index,
+            ix: index_of(step.ix[l]) as u32,
+            iy: index_of(step.iy[l]) as u32,
+            t_entry,
+            t_exit: step.tx[l],
+            class: Class::from_code(code).unwrap_or(Class::Invalid),
+        });
+        let keep = t_entry.eq_(t_entry);
+        sorted &= !keep || last < t_entry;
+        last = if keep { t_entry } else { last };
+        kept += keep as usize;
+    }
+    // SAFETY: each of the first `kept` slots past `start` was written above (a slot is
+    // written, then counted if kept), and `kept ≤ steps ≤` the spare capacity reserved.
+    unsafe { out.set_len(start + kept) };
+    if !sorted {
+        sort_along(&mut out[start..], nx);
     }
 }

@@ -1,8 +1,9 @@
-//! The walk of [`Grid::pieces`] for one segment: an Amanatides–Woo staircase over the boundary
-//! parameters the per-cell clip itself computes, for segments with `dx` and `dy` both nonzero and
-//! in [`in_range`] (every other segment goes through the candidate sweep of `grid.rs`). Batches
-//! run the same walk on SIMD lanes (`grid/lanes.rs`) and come here for the segments whose lanes
-//! meet a tie; the cell clip ([`cell_clip`]) is shared.
+//! The walk of [`Grid::pieces`] for one segment: an Amanatides–Woo merge of the two axes' lines
+//! (a staircase where two compared parameters tie) over the boundary parameters the per-cell clip
+//! itself computes, for segments with `dx` and `dy` both nonzero and in [`in_range`] (every other
+//! segment goes through the candidate sweep of `grid.rs`). Batches run the same merge on SIMD
+//! lanes (`grid/lanes.rs`) and come here for long segments and for those whose lanes meet a tie;
+//! the merge's start ([`Grid::merge_start`]) and the cell clip ([`cell_clip`]) are shared.
 //!
 //! For such a segment the clip of cell `(ix, iy)` is `slab_raw_fast`: with `r = 1/delta`,
 //!
@@ -37,6 +38,15 @@ use super::{sort_along, Grid, GridOptions, Piece};
 use crate::geom::{Class, Segment};
 use crate::kernels::contract::{delta, finish_known, in_range, slab, Finished, Raw, RectLanes};
 use crate::real::{Lane, Real};
+
+/// How the merge ends before its last cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MergeEnd {
+    /// No cell is left: the walk is done.
+    Done,
+    /// Two compared parameters are equal: the staircase takes the segment.
+    Tie,
+}
 
 /// Reused buffers: the parameters of the lines one segment's walk meets, per axis, in the order
 /// it meets them, each with its clamped value `c(t)`.
@@ -133,10 +143,11 @@ pub(super) fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> 
 }
 
 impl<F: Real> Grid<F> {
-    /// Appends the pieces of segment `index` (`s`) to `out` by the staircase, in order, and
-    /// returns `true`; or returns `false`, having written nothing, when the walk does not take
-    /// the segment (a coordinate difference zero, NaN, ±∞ or out of [`in_range`]). The scalar
-    /// walk: for one segment, and for the segments whose lanes meet a tie (`grid/lanes.rs`).
+    /// Appends the pieces of segment `index` (`s`) to `out` by the walk, in order, and returns
+    /// `true`; or returns `false`, having written nothing, when the walk does not take the
+    /// segment (a coordinate difference zero, NaN, ±∞ or out of [`in_range`]). The scalar walk:
+    /// for long segments (which would keep the other lanes of a group idle) and for the
+    /// segments whose lanes meet a tie (`grid/lanes.rs`).
     pub(super) fn walk(
         &self,
         index: usize,
@@ -148,13 +159,127 @@ impl<F: Real> Grid<F> {
         let Some((ax, ay)) = self.axes(s) else {
             return false;
         };
+        let start = out.len();
+        if self.merge(index, s, (&ax, &ay), options, out).is_err() {
+            // A tie: the staircase, which takes any.
+            out.truncate(start);
+            self.staircase(index, s, (&ax, &ay), options, scratch, out);
+        }
+        // Walk order is the documented order but where entries are equal (a vertex, cells around
+        // an endpoint, parameters rounded onto each other); only then the sort.
+        let mine = &mut out[start..];
+        if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
+            sort_along(mine, self.nx());
+        }
+        true
+    }
+
+    /// The merge's start (module docs of `grid/lanes.rs`): the first column `m` and row `k` (in
+    /// the order met) whose parameter intervals reach `[0, 1]`, stepped until the intervals
+    /// meet, with their lines' parameters `(m, xa, xb, k, ya, yb)`; or how the merge ends there:
+    /// no cell, or a tie among the four parameters (clamped as the merge compares them).
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    pub(super) fn merge_start(
+        &self,
+        s: &Segment<F>,
+        ax: &Axis<'_, F>,
+        ay: &Axis<'_, F>,
+    ) -> Result<(usize, F, F, usize, F, F), MergeEnd> {
+        let c = |t: F| t.min_any(F::ONE_BELOW);
+        let first = |a: &Axis<'_, F>, lines, p0| a.first(guess_met(lines, p0, a.up));
+        let (mut m, mut xa, mut xb) = first(ax, &self.xs64, s.x0).ok_or(MergeEnd::Done)?;
+        let (mut k, mut ya, mut yb) = first(ay, &self.ys64, s.y0).ok_or(MergeEnd::Done)?;
+        // To the first pair of intervals that meet; none: no cell can be a hit.
+        loop {
+            if c(xb) < c(ya) {
+                if !ax.more(m, xb) {
+                    return Err(MergeEnd::Done);
+                }
+                m += 1;
+                (xa, xb) = (xb, ax.t(m + 1));
+            } else if c(yb) < c(xa) {
+                if !ay.more(k, yb) {
+                    return Err(MergeEnd::Done);
+                }
+                k += 1;
+                (ya, yb) = (yb, ay.t(k + 1));
+            } else {
+                break;
+            }
+        }
+        let (xl, yl, xh, yh) = (c(xa), c(ya), c(xb), c(yb));
+        if xl == yl || xh == yl || yh == xl || xl == xh || yl == yh {
+            return Err(MergeEnd::Tie);
+        }
+        Ok((m, xa, xb, k, ya, yb))
+    }
+
+    /// The merge of the two axes' lines on one segment, each parameter computed when the walk
+    /// reaches its line (the scalar form of the lanes' steps, with branches, which predict well
+    /// along a long segment): appends the cells' pieces in walk order, or stops at the first tie
+    /// between compared (clamped) parameters, where the merge alone would not list every cell
+    /// sharing the tied point.
+    fn merge(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        (ax, ay): (&Axis<'_, F>, &Axis<'_, F>),
+        options: &GridOptions,
+        out: &mut Vec<Piece<F>>,
+    ) -> Result<(), MergeEnd> {
+        let (mut m, mut xa, mut xb, mut k, mut ya, mut yb) = match self.merge_start(s, ax, ay) {
+            Err(MergeEnd::Done) => return Ok(()),
+            start => start?,
+        };
+        let c = |t: F| t.min_any(F::ONE_BELOW);
+        loop {
+            self.push_piece(index, s, (ax, m, xa, xb), (ay, k, ya, yb), options, out);
+            let (xh, yh) = (c(xb), c(yb));
+            if xh < yh {
+                if !ax.more(m, xb) {
+                    return Ok(());
+                }
+                m += 1;
+                (xa, xb) = (xb, ax.t(m + 1));
+                if c(xb) == xh {
+                    return Err(MergeEnd::Tie);
+                }
+            } else if yh < xh {
+                if !ay.more(k, yb) {
+                    return Ok(());
+                }
+                k += 1;
+                (ya, yb) = (yb, ay.t(k + 1));
+                if c(yb) == yh {
+                    return Err(MergeEnd::Tie);
+                }
+            } else if F::ONE < xb && F::ONE < yb {
+                // Both past 1 (so clamped onto each other) with no cell left: the end.
+                return Ok(());
+            } else {
+                return Err(MergeEnd::Tie);
+            }
+        }
+    }
+
+    /// The walk as a staircase over the lines' parameters (module docs): for each column in
+    /// range, the rows whose clamped interval meets the column's. Takes any ties.
+    fn staircase(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        (ax, ay): (&Axis<'_, F>, &Axis<'_, F>),
+        options: &GridOptions,
+        scratch: &mut Scratch<F>,
+        out: &mut Vec<Piece<F>>,
+    ) {
         let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
-            return true;
+            return;
         };
         let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), &mut scratch.ty) else {
-            return true;
+            return;
         };
-        let start = out.len();
         let (tx, ty) = (&scratch.tx[..], &scratch.ty[..]);
         let (cx, cy) = (tx.len() - 1, ty.len() - 1);
         let mut n = 0;
@@ -166,35 +291,46 @@ impl<F: Real> Grid<F> {
             let mut k = n;
             while k < cy && ty[k].1 <= a_hi {
                 if a_lo <= ty[k + 1].1 {
-                    let (ix, iy) = (ax.cell(col0 + m), ay.cell(row0 + k));
-                    let f = cell_clip(
-                        (ax.up, tx[m].0, tx[m + 1].0),
-                        (ay.up, ty[k].0, ty[k + 1].0),
-                        &self.cell_lanes(ix, iy),
-                        s,
-                    );
-                    let class = Class::of(true, f.t_entry, f.t_exit);
-                    if f.t_entry.eq_(f.t_entry) && (options.touches || class != Class::Touches) {
-                        out.push(Piece {
-                            segment: index,
-                            ix: ix as u32,
-                            iy: iy as u32,
-                            t_entry: f.t_entry,
-                            t_exit: f.t_exit,
-                            class,
-                        });
-                    }
+                    let x = (ax, col0 + m, tx[m].0, tx[m + 1].0);
+                    let y = (ay, row0 + k, ty[k].0, ty[k + 1].0);
+                    self.push_piece(index, s, x, y, options, out);
                 }
                 k += 1;
             }
         }
-        // Staircase order is the documented order but where entries are equal (a vertex, cells
-        // around an endpoint, parameters rounded onto each other); only then the sort.
-        let mine = &mut out[start..];
-        if !mine.windows(2).all(|p| p[0].t_entry < p[1].t_entry) {
-            sort_along(mine, self.nx());
+    }
+
+    /// The clip of `s` against the cell of the `m`-th column and `k`-th row met, from their
+    /// lines' parameters in the order met ([`cell_clip`]), pushed to `out` when it is a piece
+    /// the options keep.
+    #[inline(always)]
+    fn push_piece(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        (ax, m, xa, xb): (&Axis<'_, F>, usize, F, F),
+        (ay, k, ya, yb): (&Axis<'_, F>, usize, F, F),
+        options: &GridOptions,
+        out: &mut Vec<Piece<F>>,
+    ) {
+        let (ix, iy) = (ax.cell(m), ay.cell(k));
+        let f = cell_clip(
+            (ax.up, xa, xb),
+            (ay.up, ya, yb),
+            &self.cell_lanes(ix, iy),
+            s,
+        );
+        let class = Class::of(true, f.t_entry, f.t_exit);
+        if f.t_entry.eq_(f.t_entry) && (options.touches || class != Class::Touches) {
+            out.push(Piece {
+                segment: index,
+                ix: ix as u32,
+                iy: iy as u32,
+                t_entry: f.t_entry,
+                t_exit: f.t_exit,
+                class,
+            });
         }
-        true
     }
 
     /// The two axes of the walk of `s`, or `None` when the walk does not take it (a coordinate
@@ -250,6 +386,14 @@ pub(super) fn cell_clip<L: Lane>(
         one,
         yes,
     );
-    let (start_in, end_in) = (r.contains(s.x0, s.y0), r.contains(s.x1, s.y1));
+    // A cell holding `P0` has raw entry 0, one holding `P1` raw exit `≥ 1 − ε/2` (module docs):
+    // when every lane is between them, no endpoint is in any lane's cell, without a compare.
+    let zero = L::splat(L::Scalar::ZERO);
+    let between = zero.lt(raw.entry) & raw.exit.lt(L::splat(L::Scalar::ONE_BELOW));
+    let (start_in, end_in) = if L::any(!between) {
+        (r.contains(s.x0, s.y0), r.contains(s.x1, s.y1))
+    } else {
+        (!yes, !yes)
+    };
     finish_known(|| *r, s, raw, start_in, end_in)
 }
