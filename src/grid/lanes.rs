@@ -33,7 +33,7 @@
 //! pieces are kept per step and lane, then appended segment by segment, so the list is the one
 //! the scalar walk gives, in input order.
 
-use super::walk::{cell_clip, MergeEnd, Scratch};
+use super::walk::{cell_clip, clamp_below_one, MergeEnd, Scratch};
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::buffers::SegmentSource;
 use crate::geom::{Class, Segment};
@@ -305,7 +305,7 @@ impl<F: Real> Grid<F> {
         let (rx, ry) = (one / dx, one / dy);
         let x = self.first_lanes(&self.xs, &self.xs64, 0, (s.x0, s.x1), rx);
         let y = self.first_lanes(&self.ys, &self.ys64, self.xs.len(), (s.y0, s.y1), ry);
-        let c = |t: L| t.min_any(splat(F::ONE_BELOW));
+        let c = clamp_below_one::<L>;
         let (xl, xh, yl, yh) = (c(x.a), c(x.b), c(y.a), c(y.b));
         // The first cells' intervals meet (no step to align them) with no tie among their ends.
         let meet = !(xh.lt(yl) | yh.lt(xl));
@@ -465,10 +465,10 @@ impl<F: Real> Grid<F> {
     ) -> ([usize; 16], [bool; 16]) {
         let mut st = State::from_fields(|i| L::from_fn(|l| init[i][l]));
         let splat = L::splat;
-        let (zero, one, below) = (splat(F::ZERO), splat(F::ONE), splat(F::ONE_BELOW));
+        let (zero, one) = (splat(F::ZERO), splat(F::ONE));
         let nan = splat(F::NAN);
         let yes = zero.eq_(zero);
-        let c = |t: L| t.min_any(below);
+        let c = clamp_below_one::<L>;
         let up_x = zero.lt(st.rx);
         let up_y = zero.lt(st.ry);
         let touch = Class::code_lanes(yes, one, one);

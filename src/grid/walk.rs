@@ -39,6 +39,13 @@ use crate::geom::{Class, Segment};
 use crate::kernels::contract::{delta, finish_known, in_range, slab, Finished, Raw, RectLanes};
 use crate::real::{Lane, Real};
 
+/// `c(t) = min(t, 1 − ε/2)`: the parameters the merge and the staircase compare (module docs),
+/// on floats or on lanes.
+#[inline(always)]
+pub(super) fn clamp_below_one<L: Lane>(t: L) -> L {
+    t.min_any(L::splat(L::Scalar::ONE_BELOW))
+}
+
 /// How the merge ends before its last cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum MergeEnd {
@@ -116,7 +123,7 @@ impl<F: Real> Axis<'_, F> {
         let one = F::ONE;
         let n = self.n;
         let (m, t0, t1) = self.first(g)?;
-        let c = |t: F| (t, t.min_any(F::ONE_BELOW));
+        let c = |t: F| (t, clamp_below_one(t));
         buf.clear();
         buf.push(c(t0));
         buf.push(c(t1));
@@ -186,7 +193,7 @@ impl<F: Real> Grid<F> {
         ax: &Axis<'_, F>,
         ay: &Axis<'_, F>,
     ) -> Result<(usize, F, F, usize, F, F), MergeEnd> {
-        let c = |t: F| t.min_any(F::ONE_BELOW);
+        let c = clamp_below_one::<F>;
         let first = |a: &Axis<'_, F>, lines, p0| a.first(guess_met(lines, p0, a.up));
         let (mut m, mut xa, mut xb) = first(ax, &self.xs64, s.x0).ok_or(MergeEnd::Done)?;
         let (mut k, mut ya, mut yb) = first(ay, &self.ys64, s.y0).ok_or(MergeEnd::Done)?;
@@ -232,7 +239,7 @@ impl<F: Real> Grid<F> {
             Err(MergeEnd::Done) => return Ok(()),
             start => start?,
         };
-        let c = |t: F| t.min_any(F::ONE_BELOW);
+        let c = clamp_below_one::<F>;
         loop {
             self.push_piece(index, s, (ax, m, xa, xb), (ay, k, ya, yb), options, out);
             let (xh, yh) = (c(xb), c(yb));
