@@ -52,6 +52,10 @@ pub trait Lane:
     fn eq_(self, o: Self) -> Self::Mask;
     /// Neither NaN nor ±∞.
     fn finite(self) -> Self::Mask;
+    /// `self ≤ o` comparing the bits as signed integers: the float order where `self` is `+0`
+    /// or positive, with every `o` whose sign bit is set (`-0.0` included) below it. NaN
+    /// lanes compare by their bits too.
+    fn le_bits(self, o: Self) -> Self::Mask;
     /// Whether any lane of `m` is true.
     fn any(m: Self::Mask) -> bool;
     /// `|self|` (clears the sign bit; NaN stays NaN).
@@ -71,6 +75,21 @@ pub trait Lane:
     fn write_low_bytes(self, out: &mut [u8]);
     /// Lane `l` set to `f(l)`.
     fn from_fn(f: impl FnMut(usize) -> Self::Scalar) -> Self;
+
+    /// `self · o` rounded toward `+∞`, an exact zero as `+0`: the FMA `self·o + 0` in that
+    /// rounding mode (SPEC §1 allows one rounding upward). The slab's parameters are such
+    /// products, so a nonzero one never rounds to zero and a zero one is `+0`: their signs are
+    /// exact, which decides `t_entry == 0` and the exit at `P0` with no comparison
+    /// (`contract::finish_slab`). This default goes lane by lane through the scalar one, which is
+    /// exact in software (`scalar.rs`); a vector type with the instruction (AVX-512's embedded
+    /// rounding) overrides it, with the same bits.
+    #[inline(always)]
+    fn mul_up(self, o: Self) -> Self {
+        let (mut a, mut b) = ([Self::Scalar::ZERO; 16], [Self::Scalar::ZERO; 16]);
+        self.write(&mut a);
+        o.write(&mut b);
+        Self::from_fn(|l| a[l].mul_up(b[l]))
+    }
 
     /// `self > o`.
     #[inline(always)]
@@ -107,6 +126,10 @@ pub trait Real:
     /// The largest value below one, `1 − ε/2`: the ceiling of `t_entry` and `t_exit` unless an
     /// endpoint makes them exactly 1.
     const ONE_BELOW: Self;
+    /// `1 + 4ε`: a boundary parameter ([`contract::line_t`](crate::kernels), within 3 ulps)
+    /// whose exact value is at most 1 is at most this. The grid walk visits the cells of lines
+    /// up to here: a line through `P1` can round above 1, and the cell beyond it holds `P1`.
+    const ONE_REACH: Self;
     /// `1 − 2ε`: with both ends outside, a rounded entry at or above this is no hit (see
     /// `contract::Ends::graze_top`).
     const GRAZE_TOP: Self;

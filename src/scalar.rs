@@ -4,7 +4,7 @@
 use crate::real::{Lane, Real};
 
 macro_rules! scalar_lane {
-    ($t:ty, $dtype:literal, $simd:ty) => {
+    ($t:ty, $int:ty, $dtype:literal, $simd:ty, $mul_up:path) => {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
@@ -32,6 +32,10 @@ macro_rules! scalar_lane {
             #[inline(always)]
             fn eq_(self, o: $t) -> bool {
                 self == o
+            }
+            #[inline(always)]
+            fn le_bits(self, o: $t) -> bool {
+                (self.to_bits() as $int) <= (o.to_bits() as $int)
             }
             #[inline(always)]
             fn finite(self) -> bool {
@@ -77,6 +81,10 @@ macro_rules! scalar_lane {
             fn from_fn(mut f: impl FnMut(usize) -> $t) -> $t {
                 f(0)
             }
+            #[inline(always)]
+            fn mul_up(self, o: $t) -> $t {
+                $mul_up(self, o)
+            }
         }
 
         impl Real for $t {
@@ -85,6 +93,7 @@ macro_rules! scalar_lane {
             const HALF: $t = 0.5;
             const ONE_BELOW: $t = 1.0 - <$t>::EPSILON / 2.0;
             const GRAZE_TOP: $t = 1.0 - 2.0 * <$t>::EPSILON;
+            const ONE_REACH: $t = 1.0 + 4.0 * <$t>::EPSILON;
             const TINY: $t = <$t>::from_bits(1);
             const NAN: $t = <$t>::NAN;
             const INFINITY: $t = <$t>::INFINITY;
@@ -124,8 +133,93 @@ macro_rules! scalar_lane {
     };
 }
 
-scalar_lane!(f32, "float32", crate::simd::F32s);
-scalar_lane!(f64, "float64", crate::simd::F64s);
+scalar_lane!(f32, i32, "float32", crate::simd::F32s, mul_up_f32);
+scalar_lane!(f64, i64, "float64", crate::simd::F64s, mul_up_f64);
+
+/// [`Lane::mul_up`] for `f32`: the product is exact in `f64` (24 + 24 bits, and the exponents
+/// fit), so rounding it to nearest and stepping up where that fell below is the upward rounding,
+/// subnormals and overflow included (`-∞` steps up to `-MAX`).
+#[inline(always)]
+fn mul_up_f32(a: f32, b: f32) -> f32 {
+    let p = a as f64 * b as f64;
+    if p == 0.0 {
+        return 0.0;
+    }
+    let q = p as f32;
+    if (q as f64) < p {
+        q.next_up()
+    } else {
+        q
+    }
+}
+
+/// [`Lane::mul_up`] for `f64`. Where the rounded product is at least `2^-969` its error is
+/// exactly `fma(a, b, −p)`, whose sign says whether to step up. Below that (tiny products,
+/// underflow) the product of the two 53-bit significands is formed in a `u128` and cut to the
+/// quantum of the result by hand; overflow rounds up to `+∞` or to `-MAX`.
+#[inline(always)]
+fn mul_up_f64(a: f64, b: f64) -> f64 {
+    let p = a * b;
+    if p.is_finite() && p.abs() >= f64::from_bits((1023 - 969) << 52) {
+        let e = a.mul_add(b, -p);
+        return if e > 0.0 { p.next_up() } else { p };
+    }
+    mul_up_f64_rare(a, b, p)
+}
+
+/// [`mul_up_f64`] for NaN, infinite, zero, overflowing and tiny products.
+#[cold]
+#[inline(never)]
+fn mul_up_f64_rare(a: f64, b: f64, p: f64) -> f64 {
+    if p.is_nan() || a.is_infinite() || b.is_infinite() {
+        return p;
+    }
+    if a == 0.0 || b == 0.0 {
+        return 0.0;
+    }
+    if p.is_infinite() {
+        return if p > 0.0 { p } else { -f64::MAX };
+    }
+    let negative = (a < 0.0) != (b < 0.0);
+    // |x| = significand · 2^exponent, the significand an integer below 2^53.
+    let parts = |x: f64| {
+        let bits = x.to_bits() & !(1u64 << 63);
+        let (e, f) = ((bits >> 52) as i32, bits & ((1u64 << 52) - 1));
+        if e == 0 {
+            (f, -1074)
+        } else {
+            (f | 1u64 << 52, e - 1075)
+        }
+    };
+    let ((ma, ea), (mb, eb)) = (parts(a), parts(b));
+    let (m, e) = (ma as u128 * mb as u128, ea + eb);
+    let len = 128 - m.leading_zeros() as i32;
+    // The result's quantum: 53 significant bits, but never below the subnormal one.
+    let q = (len - 53 + e).max(-1074);
+    let shift = q - e;
+    let (mut k, cut) = if shift <= 0 {
+        (m << -shift, false)
+    } else if shift >= 128 {
+        (0, true)
+    } else {
+        (m >> shift, m & ((1u128 << shift) - 1) != 0)
+    };
+    if cut && !negative {
+        k += 1;
+    }
+    // k ≤ 2^53 quanta of 2^q: exact as a float, and the product with the power of two is exact.
+    let quantum = if q >= -1022 {
+        f64::from_bits(((q + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (q + 1074))
+    };
+    let magnitude = k as f64 * quantum;
+    if negative {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -37,7 +37,7 @@ use super::walk::{cell_clip, clamp_below_one, MergeEnd, Scratch};
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::buffers::SegmentSource;
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{delta, in_range_both, RectLanes};
+use crate::kernels::contract::{delta, in_range_both, line_t, RectLanes};
 use crate::real::{Lane, Real};
 
 /// Integers (cell and line indices) ride in the float lanes as `CODE_BIAS + n`, exact for
@@ -383,13 +383,13 @@ impl<F: Real> Grid<F> {
         let lo = L::from_fn(|l| lines[index_of(gi[l])]);
         let hi = L::from_fn(|l| lines[index_of(gi[l]) + 1]);
         let up = zero.lt(r);
-        let (t_lo, t_hi) = ((lo - p0) * r, (hi - p0) * r);
+        let (t_lo, t_hi) = (line_t(lo, p0, r), line_t(hi, p0, r));
         let (a, b) = (L::select(up, t_lo, t_hi), L::select(up, t_hi, t_lo));
         let (bottom, top) = (bias.eq_(g), splat(index::<F>(n - 1)).eq_(g));
         let (first_met, last_met) = ((up & bottom) | (!up & top), (up & top) | (!up & bottom));
         FirstLanes {
             first: (first_met | a.lt(zero)) & (last_met | zero.le(b)),
-            reach: zero.le(b) & a.le(one),
+            reach: zero.le(b) & a.le(splat(F::ONE_REACH)),
             span: (guess(p1) - g).abs(),
             a,
             b,
@@ -519,7 +519,8 @@ impl<F: Real> Grid<F> {
             // The step.
             let (xh, yh) = (c(st.xb), c(st.yb));
             let meet = xh.eq_(yh);
-            tied = tied | (active & meet & !(one.lt(st.xb) & one.lt(st.yb)));
+            let reach = splat(F::ONE_REACH);
+            tied = tied | (active & meet & !(reach.lt(st.xb) & reach.lt(st.yb)));
             // The next line of the axis stepped, by its index in `xy` (`ky` counts from the start
             // of `ys` there); none past the axis's last line.
             let kx = st.kx + st.sx;
@@ -537,7 +538,11 @@ impl<F: Real> Grid<F> {
                 .min_any(last_line)
                 .write(&mut at_line);
             let v = L::from_fn(|l| self.xy[index_of(at_line[l])]);
-            let t = (v - L::select(go_x, s.x0, s.y0)) * L::select(go_x, st.rx, st.ry);
+            let t = line_t(
+                v,
+                L::select(go_x, s.x0, s.y0),
+                L::select(go_x, st.rx, st.ry),
+            );
             let (xlo, xhi, ylo, yhi) = (st.xlo, st.xhi, st.ylo, st.yhi);
             st.xlo = L::select(go_x, L::select(up_x, xhi, v), xlo);
             st.xhi = L::select(go_x, L::select(up_x, v, xlo), xhi);

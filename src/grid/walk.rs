@@ -36,7 +36,9 @@
 
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{delta, finish_known, in_range, slab, Finished, Raw, RectLanes};
+use crate::kernels::contract::{
+    delta, finish_known, in_range, line_t, slab, Finished, Raw, RectLanes,
+};
 use crate::real::{Lane, Real};
 
 /// `c(t) = min(t, 1 − ε/2)`: the parameters the merge and the staircase compare (module docs),
@@ -79,7 +81,7 @@ impl<F: Real> Axis<'_, F> {
     #[inline(always)]
     pub fn t(&self, m: usize) -> F {
         let k = if self.up { m } else { self.n - m };
-        (self.lines[k] - self.p0) * self.r
+        line_t(self.lines[k], self.p0, self.r)
     }
 
     /// The cell between the `m`-th and the `(m+1)`-th line met.
@@ -93,10 +95,11 @@ impl<F: Real> Axis<'_, F> {
     }
 
     /// The first cell (as `m`, in the order met) whose parameter interval reaches `[0, 1]`
-    /// (`t(m+1) ≥ 0` and `t(m) ≤ 1`) with `t(m)` and `t(m+1)`, or `None`; `g` is a guess.
+    /// (`t(m+1) ≥ 0` and `t(m) ≤ 1`, that is `t(m) ≤ ONE_REACH` rounded: a line through `P1`
+    /// may round above 1) with `t(m)` and `t(m+1)`, or `None`; `g` is a guess.
     #[inline(always)]
     pub fn first(&self, g: usize) -> Option<(usize, F, F)> {
-        let (zero, one) = (F::ZERO, F::ONE);
+        let (zero, reach) = (F::ZERO, F::ONE_REACH);
         let mut m = g;
         while m > 0 && self.t(m) >= zero {
             m -= 1;
@@ -105,13 +108,13 @@ impl<F: Real> Axis<'_, F> {
             m += 1;
         }
         let (t0, t1) = (self.t(m), self.t(m + 1));
-        (zero <= t1 && t0 <= one).then_some((m, t0, t1))
+        (zero <= t1 && t0 <= reach).then_some((m, t0, t1))
     }
 
     /// Whether the cell after `m`, whose lower parameter is `t1 = t(m+1)`, reaches `[0, 1]`.
     #[inline(always)]
     pub fn more(&self, m: usize, t1: F) -> bool {
-        m + 1 < self.n && t1 <= F::ONE
+        m + 1 < self.n && t1 <= F::ONE_REACH
     }
 
     /// The cells (as `m`, in the order met) whose parameter interval reaches `[0, 1]`, from
@@ -120,16 +123,16 @@ impl<F: Real> Axis<'_, F> {
     /// computed once; `None` when there is no such cell. `g` is a guess for the first.
     #[inline(always)]
     fn lines(&self, g: usize, buf: &mut Vec<(F, F)>) -> Option<usize> {
-        let one = F::ONE;
+        let reach = F::ONE_REACH;
         let n = self.n;
         let (m, t0, t1) = self.first(g)?;
         let c = |t: F| (t, clamp_below_one(t));
         buf.clear();
         buf.push(c(t0));
         buf.push(c(t1));
-        // Line `j` is the last one written; cell `j` is in while `j < n` and `t(j) ≤ 1`.
+        // Line `j` is the last one written; cell `j` is in while `j < n` and `t(j) ≤ ONE_REACH`.
         let (mut j, mut t) = (m + 1, t1);
-        while j < n && t <= one {
+        while j < n && t <= reach {
             j += 1;
             t = self.t(j);
             buf.push(c(t));
@@ -261,7 +264,7 @@ impl<F: Real> Grid<F> {
                 if c(yb) == yh {
                     return Err(MergeEnd::Tie);
                 }
-            } else if F::ONE < xb && F::ONE < yb {
+            } else if F::ONE_REACH < xb && F::ONE_REACH < yb {
                 // Both past 1 (so clamped onto each other) with no cell left: the end.
                 return Ok(());
             } else {

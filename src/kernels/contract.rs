@@ -179,17 +179,28 @@ pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
 /// one reciprocal, two products.
 ///
 /// ```text
-/// t = fl(fl(bound − p0) · fl(1/d)),   d = fl(p1 − p0)
+/// t = up(fl(bound − p0) · fl(1/d)),   d = fl(p1 − p0)
 /// ```
 ///
-/// Four roundings of at most half an ulp each: within 6 ulps of the exact value (SPEC §1) where
-/// [`in_range`] holds. The sign is exact (`bound − p0` is zero only when `bound == p0`) but a
-/// tiny `t` may underflow to zero; [`finish_range`] never lets that pass for an endpoint. On a
-/// parallel axis `t` is `±∞`, or NaN (`0·∞`) for a bound through `p0`: [`slab`] reads both.
+/// Three roundings to nearest and one upward ([`line_t`]): within 3 ulps of the exact value
+/// (SPEC §1 allows 6) where [`in_range`] holds. The sign is exact and a positive `t` never
+/// underflows to zero, so `t == 0` only for a bound through `p0` ([`finish_slab`] reads the
+/// endpoint `P0` off that). On a parallel axis `t` is `±∞`, or NaN (`0·∞`) for a bound through
+/// `p0`: [`slab`] reads both.
 #[inline(always)]
 pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
     let r = L::splat(L::Scalar::ONE) / d;
-    ((lo - p0) * r, (hi - p0) * r)
+    (line_t(lo, p0, r), line_t(hi, p0, r))
+}
+
+/// The parameter of the line `coordinate = bound` for a segment from `p0` whose axis has the
+/// reciprocal `r = 1/d`: `fl(bound − p0)` times `r`, the product rounded toward `+∞`
+/// ([`Lane::mul_up`]). Its sign is that of the exact `(bound − p0)/d` (`bound − p0` is zero
+/// only when `bound == p0`, and a nonzero product never rounds to zero), and a zero is `+0`.
+/// The one place the slab's parameters are computed: [`axis_t`] and the grid walk's lines.
+#[inline(always)]
+pub(crate) fn line_t<L: Lane>(bound: L, p0: L, r: L) -> L {
+    (bound - p0).mul_up(r)
 }
 
 /// The slab `(near, far)` of one axis from its boundary parameters `(t(lo), t(hi))` (from
@@ -217,7 +228,7 @@ pub(crate) fn slab<L: Lane>((t_lo, t_hi): (L, L)) -> (L, L) {
 #[inline(always)]
 pub(crate) fn plane_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
     let d = delta(p0, p1);
-    let t = (bound - p0) * (L::splat(L::Scalar::ONE) / d);
+    let t = line_t(bound, p0, L::splat(L::Scalar::ONE) / d);
     let ok = in_range(d);
     if L::any(!ok) {
         L::select(ok, t, segment_careful_t(bound, p0, p1))
@@ -318,7 +329,8 @@ fn careful_t<L: Lane>(
     let underflow = t.eq_(zero) & !bound.eq_(p0);
     let up = p0.lt(bound);
     let positive = (up & ahead) | (!up & !ahead);
-    L::select(underflow, L::select(positive, tiny, -tiny), t)
+    // `+ 0` makes an exact zero `+0`, as `line_t` gives it (`finish_slab` reads signs).
+    L::select(underflow, L::select(positive, tiny, -tiny), t) + zero
 }
 
 /// The slab of one axis of a segment for the scalar kernels: [`plane_t`] at both bounds, then
@@ -428,6 +440,58 @@ pub(crate) fn finish_known<L: Lane>(
         let (start, end) = (Beyond::of(&r, s.x0, s.y0), Beyond::of(&r, s.x1, s.y1));
         FarEnds::of_segment(&r, s, &start, &end)
     })
+}
+
+/// [`finish`] for the slab's raw answer (`slab::slab_raw`), whose parameters come from
+/// [`line_t`] (or `careful_t`) and so have exact signs: the same answers with a fraction of the
+/// comparisons, because
+///
+/// * `raw.entry` (`max(0, near_x, near_y)`) is `+0` where no boundary is crossed inward after
+///   `P0`, else at least `TINY`; `raw.exit` has the sign of the exact exit, a negative one
+///   rounded up to zero being `-0`. With `t_entry ≤ t_exit` compared as signed integers of the
+///   bits, which puts `-0` below `+0`, a hit has `t_entry == 0` iff `P0` is in the closed rect
+///   (a `P0` beyond a far bound has a negative exit: a miss), and `t_exit == 0` iff the
+///   segment leaves exactly at `P0`: no test of `P0` at all;
+/// * `t_exit == 1` iff `P1` is inside: the one endpoint test (four comparisons);
+/// * the far end at `P1` (`t_entry == 1` iff the segment enters exactly at `P1`) can only matter
+///   where `P1` is inside and the rounded entry is within 4 ulps of 1 (at or above
+///   `GRAZE_TOP`, and within 3 ulps of the exact value): those lanes are settled by
+///   comparing coordinates, behind one branch per chunk;
+/// * hit: `t_entry ≤ t_exit` (as above), and with `P1` outside an entry below `GRAZE_TOP` (two ends
+///   outside: a rounded entry near 1 is a graze, as in [`finish_ends`]). With `P0` inside the
+///   entry is 0 and the exit at least 0, with `P1` inside the exit is 1: always a hit; with
+///   `P0` outside the entry is positive, so `exit > 0` needs no test of its own.
+///
+/// `tests/differential.rs` holds every slab kernel to SPEC §1 against exact arithmetic, and the
+/// grid's pieces (finished by [`finish_known`]) to these bits.
+#[inline(always)]
+pub(crate) fn finish_slab<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
+    let one = L::splat(L::Scalar::ONE);
+    let below = L::splat(L::Scalar::ONE_BELOW);
+    let graze = L::splat(L::Scalar::GRAZE_TOP);
+    let end_in = r.contains(s.x1, s.y1);
+    let zero = L::splat(L::Scalar::ZERO);
+    let mut t_entry = raw.entry.min_any(below);
+    let mut t_exit = L::select(end_in, one, raw.exit.min_any(below));
+    let mut hit = t_entry.le(t_exit) & (t_entry.lt(graze) | end_in);
+    let near_one = end_in & raw.entry.ge(graze);
+    let exit_zero = raw.exit.eq_(zero);
+    if L::any(near_one | exit_zero) {
+        let start = Beyond::of(r, s.x0, s.y0);
+        let at_end = near_one & start.reached_across(r, s.x1, s.y1);
+        t_entry = L::select(at_end, one, t_entry);
+        t_exit = L::select(exit_zero & !end_in, zero, t_exit);
+        hit = (exit_zero & start.inside()) | (!exit_zero & hit);
+    }
+    let hit = raw.valid & hit;
+    let nan = L::splat(L::Scalar::NAN);
+    Finished {
+        valid: raw.valid,
+        t_entry: L::select(hit, t_entry, nan),
+        t_exit: L::select(hit, t_exit, nan),
+        entry_y: raw.entry_y,
+        exit_y: raw.exit_y,
+    }
 }
 
 /// What [`finish_range`] knows about the ends of the parameter range `[0, top]`.

@@ -16,7 +16,7 @@
 //! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
 //! as `slab-scalar` at every batch length.
 
-use super::contract::{clipped, finish, Finished, RectLanes};
+use super::contract::{clipped, finish_slab, Finished, RectLanes};
 use super::slab::{slab_raw_careful, slab_raw_fast};
 use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
@@ -276,7 +276,7 @@ fn careful_chunk<
     i: usize,
 ) {
     let (r, s) = (rects.lanes(i), load_chunk(input, i));
-    let f = finish(&r, &s, slab_raw_careful(&r, &s));
+    let f = finish_slab(&r, &s, slab_raw_careful(&r, &s));
     store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f));
 }
 
@@ -285,7 +285,7 @@ fn careful_chunk<
 /// (`compare --dist mixed --n 64K`: 297–318 against 426–463 Mseg/s).
 #[inline(always)]
 pub(super) fn slab_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Finished<L>> {
-    slab_raw_fast(r, s).map(|raw| finish(r, s, raw))
+    slab_raw_fast(r, s).map(|raw| finish_slab(r, s, raw))
 }
 
 impl SimdSlab {

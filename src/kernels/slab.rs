@@ -11,9 +11,9 @@
 //! this very function on vectors, which is why the two give the same bits.
 
 use super::contract::{
-    axis_t, delta, in_range, in_range_both, segment_axis_careful, slab, Raw, RectLanes,
+    axis_t, delta, finish_slab, in_range, in_range_both, segment_axis_careful, slab, Raw, RectLanes,
 };
-use super::{clip_with, Clip, ClipKernel};
+use super::{Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
 
@@ -69,6 +69,7 @@ impl ClipKernel for SlabScalar {
 
     #[inline]
     fn clip_one<F: Real>(rect: &Rect<F>, seg: &Segment<F>) -> Clip<F> {
-        clip_with(rect, seg, slab_raw::<F>)
+        let r = RectLanes::splat(rect);
+        Clip::from_finished(finish_slab(&r, seg, slab_raw(&r, seg)))
     }
 }

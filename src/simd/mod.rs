@@ -9,6 +9,8 @@
 //! (one instruction set's intrinsics, say) is one more file here implementing [`Lane`](crate::Lane) and
 //! [`Load`], named by the aliases below.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+pub mod avx512;
 pub mod wide;
 
 /// Loading full vectors from the front of a slice (what `Real::load` and `Real::load_rows`
@@ -33,16 +35,16 @@ pub(crate) fn rows_each<L: crate::real::Lane>(s: &[L::Scalar]) -> [L; 4] {
 }
 
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
-#[cfg(target_feature = "avx512f")]
-pub type F32s = ::wide::f32x16;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+pub type F32s = avx512::F32x16;
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
-#[cfg(not(target_feature = "avx512f"))]
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 pub type F32s = ::wide::f32x8;
 /// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
-#[cfg(target_feature = "avx512f")]
-pub type F64s = ::wide::f64x8;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+pub type F64s = avx512::F64x8;
 /// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
-#[cfg(not(target_feature = "avx512f"))]
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
 pub type F64s = ::wide::f64x4;
 
 /// The x86-64 instruction-set level this binary's SIMD code was compiled for.

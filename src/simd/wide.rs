@@ -9,7 +9,7 @@ use super::Load;
 use crate::real::Lane;
 
 macro_rules! wide_lane {
-    ($v:ty, $t:ty, $low_bytes:path $(, $load_rows:path)?) => {
+    ($v:ty, $t:ty, $int:ty, $low_bytes:path $(, $load_rows:path)?) => {
         impl Lane for $v {
             type Mask = $v;
             type Scalar = $t;
@@ -33,6 +33,11 @@ macro_rules! wide_lane {
             #[inline(always)]
             fn eq_(self, o: $v) -> $v {
                 self.simd_eq(o)
+            }
+            #[inline(always)]
+            fn le_bits(self, o: $v) -> $v {
+                let (a, b) = (bytemuck::cast::<$v, $int>(self), bytemuck::cast::<$v, $int>(o));
+                bytemuck::cast::<$int, $v>(!a.simd_gt(b))
             }
             #[inline(always)]
             fn finite(self) -> $v {
@@ -87,10 +92,10 @@ macro_rules! wide_lane {
     };
 }
 
-wide_lane!(wide::f32x8, f32, low_bytes_f32x8, rows_f32x8);
-wide_lane!(wide::f64x4, f64, low_bytes_each, rows_f64x4);
-wide_lane!(wide::f32x16, f32, low_bytes_each);
-wide_lane!(wide::f64x8, f64, low_bytes_each);
+wide_lane!(wide::f32x8, f32, wide::i32x8, low_bytes_f32x8, rows_f32x8);
+wide_lane!(wide::f64x4, f64, wide::i64x4, low_bytes_each, rows_f64x4);
+wide_lane!(wide::f32x16, f32, wide::i32x16, low_bytes_each);
+wide_lane!(wide::f64x8, f64, wide::i64x8, low_bytes_each);
 
 /// [`Lane::write_low_bytes`] lane by lane.
 #[inline(always)]

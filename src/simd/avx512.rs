@@ -1,0 +1,427 @@
+//! AVX-512 vectors as [`Lane`]s with mask registers: 16 `f32` ([`F32x16`]) and 8 `f64`
+//! ([`F64x8`]) lanes, whose comparisons give a `k` register ([`Mask16`], [`Mask8`]) and whose
+//! `select` is one masked blend.
+//!
+//! `wide`'s AVX-512 vectors keep masks as vectors: every comparison is a compare into a `k`
+//! register and a move back to a vector, every `&` a vector `and`, every select a move into a
+//! `k` register and a blend. The kernels' exact decisions are mostly such mask work, so there it
+//! cost as much as the arithmetic. The operations here are the same IEEE operations lane by lane
+//! (`vminps`/`vmaxps` with the operands in order for `min_any`/`max_any`), so the bits are those
+//! of every other lane type.
+//!
+//! Every intrinsic below needs AVX-512F, which this module is compiled only with (`simd/mod.rs`).
+
+use super::Load;
+use crate::real::Lane;
+use core::arch::x86_64::*;
+use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+
+/// 16 `f32` lanes in a `zmm` register.
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub struct F32x16(__m512);
+
+/// 8 `f64` lanes in a `zmm` register.
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub struct F64x8(__m512d);
+
+/// One bit per lane of an [`F32x16`], as in a `k` register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mask16(__mmask16);
+
+/// One bit per lane of an [`F64x8`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mask8(__mmask8);
+
+macro_rules! mask_ops {
+    ($m:ident) => {
+        impl BitAnd for $m {
+            type Output = $m;
+            #[inline(always)]
+            fn bitand(self, o: $m) -> $m {
+                $m(self.0 & o.0)
+            }
+        }
+        impl BitOr for $m {
+            type Output = $m;
+            #[inline(always)]
+            fn bitor(self, o: $m) -> $m {
+                $m(self.0 | o.0)
+            }
+        }
+        impl Not for $m {
+            type Output = $m;
+            #[inline(always)]
+            fn not(self) -> $m {
+                $m(!self.0)
+            }
+        }
+    };
+}
+mask_ops!(Mask16);
+mask_ops!(Mask8);
+
+/// `$v` over `$r` with `$t` lanes: the arithmetic, [`Lane`] and [`Load`]. `$i` names the
+/// intrinsics' type suffix (`ps`, `pd`).
+macro_rules! avx512_lane {
+    ($v:ident, $r:ty, $t:ty, $m:ident, $width:literal,
+     add $add:ident, sub $sub:ident, mul $mul:ident, div $div:ident, xor $xor:ident,
+     set1 $set1:ident, blend $blend:ident, cmp $cmp:ident, abs $abs:ident, sqrt $sqrt:ident,
+     min $min:ident, max $max:ident, loadu $loadu:ident, storeu $storeu:ident,
+     fmadd_round $fmadd_round:ident, cmp_int $cmp_int:ident, to_int $to_int:ident,
+     low_bytes $low_bytes:path, rows $rows:path) => {
+        macro_rules! binop {
+            ($tr:ident, $f:ident, $intr:ident) => {
+                impl $tr for $v {
+                    type Output = $v;
+                    #[inline(always)]
+                    fn $f(self, o: $v) -> $v {
+                        // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                        $v(unsafe { $intr(self.0, o.0) })
+                    }
+                }
+            };
+        }
+        binop!(Add, add, $add);
+        binop!(Sub, sub, $sub);
+        binop!(Mul, mul, $mul);
+        binop!(Div, div, $div);
+
+        impl Neg for $v {
+            type Output = $v;
+            /// Flips the sign bit only (NaN stays NaN, `0.0` becomes `-0.0`), as `-x` does.
+            #[inline(always)]
+            fn neg(self) -> $v {
+                $v($xor(self.0, <$v>::splat(-0.0).0))
+            }
+        }
+
+        impl $v {
+            #[inline(always)]
+            fn cmp<const P: i32>(self, o: $v) -> $m {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $m(unsafe { $cmp::<P>(self.0, o.0) })
+            }
+        }
+
+        impl Lane for $v {
+            type Mask = $m;
+            type Scalar = $t;
+            const WIDTH: usize = $width;
+
+            #[inline(always)]
+            fn splat(x: $t) -> $v {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $set1(x) })
+            }
+            #[inline(always)]
+            fn select(m: $m, a: $v, b: $v) -> $v {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $blend(m.0, b.0, a.0) })
+            }
+            #[inline(always)]
+            fn lt(self, o: $v) -> $m {
+                self.cmp::<_CMP_LT_OQ>(o)
+            }
+            #[inline(always)]
+            fn le(self, o: $v) -> $m {
+                self.cmp::<_CMP_LE_OQ>(o)
+            }
+            #[inline(always)]
+            fn gt(self, o: $v) -> $m {
+                self.cmp::<_CMP_GT_OQ>(o)
+            }
+            #[inline(always)]
+            fn ge(self, o: $v) -> $m {
+                self.cmp::<_CMP_GE_OQ>(o)
+            }
+            #[inline(always)]
+            fn eq_(self, o: $v) -> $m {
+                self.cmp::<_CMP_EQ_OQ>(o)
+            }
+            #[inline(always)]
+            fn le_bits(self, o: $v) -> $m {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $m(unsafe { $cmp_int::<_MM_CMPINT_LE>($to_int(self.0), $to_int(o.0)) })
+            }
+            #[inline(always)]
+            fn finite(self) -> $m {
+                self.abs().cmp::<_CMP_LT_OQ>(<$v>::splat(<$t>::INFINITY))
+            }
+            #[inline(always)]
+            fn any(m: $m) -> bool {
+                m.0 != 0
+            }
+            #[inline(always)]
+            fn abs(self) -> $v {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $abs(self.0) })
+            }
+            #[inline(always)]
+            fn sqrt(self) -> $v {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $sqrt(self.0) })
+            }
+            #[inline(always)]
+            fn min_any(self, o: $v) -> $v {
+                // `vminps a, b` is `a < b ? a : b`: `b` where either is NaN or both are zeros.
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $min(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn max_any(self, o: $v) -> $v {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $max(self.0, o.0) })
+            }
+            #[inline(always)]
+            fn write(self, out: &mut [$t]) {
+                let out = &mut out[..$width];
+                // SAFETY: `out` holds `$width` values (the slice above panics otherwise), the
+                // store is unaligned, and AVX-512F is enabled for this build.
+                unsafe { $storeu(out.as_mut_ptr(), self.0) }
+            }
+            #[inline(always)]
+            fn write_low_bytes(self, out: &mut [u8]) {
+                $low_bytes(self, &mut out[..$width])
+            }
+            #[inline(always)]
+            fn from_fn(f: impl FnMut(usize) -> $t) -> $v {
+                let a: [$t; $width] = core::array::from_fn(f);
+                <$v as Load>::load(&a)
+            }
+            /// One FMA `self·o + 0` with the rounding toward `+∞` embedded in the instruction.
+            #[inline(always)]
+            fn mul_up(self, o: $v) -> $v {
+                const UP: i32 = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
+                let zero = <$v>::splat(0.0);
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $fmadd_round::<UP>(self.0, o.0, zero.0) })
+            }
+        }
+
+        impl Load for $v {
+            #[inline(always)]
+            fn load(s: &[$t]) -> $v {
+                let s = &s[..$width];
+                // SAFETY: `s` holds `$width` values (the slice above panics otherwise), the load
+                // is unaligned, and AVX-512F is enabled for this build.
+                $v(unsafe { $loadu(s.as_ptr()) })
+            }
+            #[inline(always)]
+            fn load_rows(s: &[$t]) -> [$v; 4] {
+                $rows(&s[..4 * $width])
+            }
+        }
+    };
+}
+
+/// The bitwise xor of two vectors (on the integer view: 512-bit `vxorps` is AVX-512DQ).
+#[inline(always)]
+fn xor_ps(a: __m512, b: __m512) -> __m512 {
+    // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+    unsafe {
+        _mm512_castsi512_ps(_mm512_xor_si512(
+            _mm512_castps_si512(a),
+            _mm512_castps_si512(b),
+        ))
+    }
+}
+
+/// The bitwise xor of two vectors (on the integer view: 512-bit `vxorpd` is AVX-512DQ).
+#[inline(always)]
+fn xor_pd(a: __m512d, b: __m512d) -> __m512d {
+    // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+    unsafe {
+        _mm512_castsi512_pd(_mm512_xor_si512(
+            _mm512_castpd_si512(a),
+            _mm512_castpd_si512(b),
+        ))
+    }
+}
+
+avx512_lane!(F32x16, __m512, f32, Mask16, 16,
+    add _mm512_add_ps, sub _mm512_sub_ps, mul _mm512_mul_ps, div _mm512_div_ps, xor xor_ps,
+    set1 _mm512_set1_ps, blend _mm512_mask_blend_ps, cmp _mm512_cmp_ps_mask,
+    abs _mm512_abs_ps, sqrt _mm512_sqrt_ps, min _mm512_min_ps, max _mm512_max_ps,
+    loadu _mm512_loadu_ps, storeu _mm512_storeu_ps, fmadd_round _mm512_fmadd_round_ps,
+    cmp_int _mm512_cmp_epi32_mask, to_int _mm512_castps_si512,
+    low_bytes low_bytes_f32, rows rows_f32);
+
+avx512_lane!(F64x8, __m512d, f64, Mask8, 8,
+    add _mm512_add_pd, sub _mm512_sub_pd, mul _mm512_mul_pd, div _mm512_div_pd, xor xor_pd,
+    set1 _mm512_set1_pd, blend _mm512_mask_blend_pd, cmp _mm512_cmp_pd_mask,
+    abs _mm512_abs_pd, sqrt _mm512_sqrt_pd, min _mm512_min_pd, max _mm512_max_pd,
+    loadu _mm512_loadu_pd, storeu _mm512_storeu_pd, fmadd_round _mm512_fmadd_round_pd,
+    cmp_int _mm512_cmp_epi64_mask, to_int _mm512_castpd_si512,
+    low_bytes low_bytes_f64, rows rows_f64);
+
+/// [`Lane::write_low_bytes`] for 16 `f32` lanes: one truncating narrow (`vpmovdb`), one store.
+#[inline(always)]
+fn low_bytes_f32(v: F32x16, out: &mut [u8]) {
+    let out = &mut out[..16];
+    // SAFETY: `out` holds 16 bytes (the slice above panics otherwise) and the store is
+    // unaligned; AVX-512F is enabled for this build.
+    unsafe {
+        let bytes = _mm512_cvtepi32_epi8(_mm512_castps_si512(v.0));
+        _mm_storeu_si128(out.as_mut_ptr().cast(), bytes);
+    }
+}
+
+/// [`Lane::write_low_bytes`] for 8 `f64` lanes: `vpmovqb`, then the low 8 bytes stored.
+#[inline(always)]
+fn low_bytes_f64(v: F64x8, out: &mut [u8]) {
+    let out = &mut out[..8];
+    // SAFETY: `out` holds 8 bytes (the slice above panics otherwise) and `_mm_storel_epi64`
+    // writes 8 bytes, unaligned; AVX-512F is enabled for this build.
+    unsafe {
+        let bytes = _mm512_cvtepi64_epi8(_mm512_castpd_si512(v.0));
+        _mm_storel_epi64(out.as_mut_ptr().cast(), bytes);
+    }
+}
+
+/// [`Load::load_rows`] for 16 `f32` lanes: four loads of four rows each, then two rounds of
+/// two-source permutes (`vpermt2ps`): columns 0–1 and 2–3 of rows 0–7 and 8–15, then each column.
+#[inline(always)]
+fn rows_f32(s: &[f32]) -> [F32x16; 4] {
+    let s = &s[..64];
+    // Round 1: from two 4-row registers (indices 0..32), x of rows 0-7 then y of rows 0-7
+    // (or the third and fourth columns).
+    const fn pick2(first: i32) -> [i32; 16] {
+        let mut idx = [0; 16];
+        let mut j = 0;
+        while j < 16 {
+            idx[j] = 4 * (j as i32 % 8) + first + (j as i32 / 8);
+            j += 1;
+        }
+        idx
+    }
+    // Round 2: the low or high 8 lanes of each of two registers.
+    const fn halves(high: i32) -> [i32; 16] {
+        let mut idx = [0; 16];
+        let mut j = 0;
+        while j < 16 {
+            idx[j] = 8 * high + (j as i32 % 8) + 16 * (j as i32 / 8);
+            j += 1;
+        }
+        idx
+    }
+    // SAFETY: `s` holds 64 floats (the slice above panics otherwise), so each 16-float unaligned
+    // load at `4·16·k / 4`, k < 4, is in bounds; AVX-512F is enabled for this build.
+    unsafe {
+        let p = s.as_ptr();
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| _mm512_loadu_ps(p.add(16 * k)));
+        let idx = |i: [i32; 16]| _mm512_loadu_si512(i.as_ptr().cast());
+        let (lo, hi) = (idx(pick2(0)), idx(pick2(2)));
+        let (ab01, ab23) = (
+            _mm512_permutex2var_ps(a, lo, b),
+            _mm512_permutex2var_ps(a, hi, b),
+        );
+        let (cd01, cd23) = (
+            _mm512_permutex2var_ps(c, lo, d),
+            _mm512_permutex2var_ps(c, hi, d),
+        );
+        let (first, second) = (idx(halves(0)), idx(halves(1)));
+        [
+            F32x16(_mm512_permutex2var_ps(ab01, first, cd01)),
+            F32x16(_mm512_permutex2var_ps(ab01, second, cd01)),
+            F32x16(_mm512_permutex2var_ps(ab23, first, cd23)),
+            F32x16(_mm512_permutex2var_ps(ab23, second, cd23)),
+        ]
+    }
+}
+
+/// [`Load::load_rows`] for 8 `f64` lanes: the same two rounds of permutes as [`rows_f32`] on
+/// rows of four `f64` (two rows per register).
+#[inline(always)]
+fn rows_f64(s: &[f64]) -> [F64x8; 4] {
+    let s = &s[..32];
+    const fn pick2(first: i64) -> [i64; 8] {
+        let mut idx = [0; 8];
+        let mut j = 0;
+        while j < 8 {
+            idx[j] = 4 * (j as i64 % 4) + first + (j as i64 / 4);
+            j += 1;
+        }
+        idx
+    }
+    const fn halves(high: i64) -> [i64; 8] {
+        let mut idx = [0; 8];
+        let mut j = 0;
+        while j < 8 {
+            idx[j] = 4 * high + (j as i64 % 4) + 8 * (j as i64 / 4);
+            j += 1;
+        }
+        idx
+    }
+    // SAFETY: `s` holds 32 values (the slice above panics otherwise), so each 8-value unaligned
+    // load at `8·k`, k < 4, is in bounds; AVX-512F is enabled for this build.
+    unsafe {
+        let p = s.as_ptr();
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| _mm512_loadu_pd(p.add(8 * k)));
+        let idx = |i: [i64; 8]| _mm512_loadu_si512(i.as_ptr().cast());
+        let (lo, hi) = (idx(pick2(0)), idx(pick2(2)));
+        let (ab01, ab23) = (
+            _mm512_permutex2var_pd(a, lo, b),
+            _mm512_permutex2var_pd(a, hi, b),
+        );
+        let (cd01, cd23) = (
+            _mm512_permutex2var_pd(c, lo, d),
+            _mm512_permutex2var_pd(c, hi, d),
+        );
+        let (first, second) = (idx(halves(0)), idx(halves(1)));
+        [
+            F64x8(_mm512_permutex2var_pd(ab01, first, cd01)),
+            F64x8(_mm512_permutex2var_pd(ab01, second, cd01)),
+            F64x8(_mm512_permutex2var_pd(ab23, first, cd23)),
+            F64x8(_mm512_permutex2var_pd(ab23, second, cd23)),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_transpose_into_columns() {
+        let s: Vec<f32> = (0..64).map(|i| i as f32).collect();
+        let cols = rows_f32(&s);
+        for (c, col) in cols.iter().enumerate() {
+            let mut out = [0f32; 16];
+            col.write(&mut out);
+            let want: Vec<f32> = (0..16).map(|r| (4 * r + c) as f32).collect();
+            assert_eq!(out.to_vec(), want, "f32 column {c}");
+        }
+        let s: Vec<f64> = (0..32).map(|i| i as f64).collect();
+        let cols = rows_f64(&s);
+        for (c, col) in cols.iter().enumerate() {
+            let mut out = [0f64; 8];
+            col.write(&mut out);
+            let want: Vec<f64> = (0..8).map(|r| (4 * r + c) as f64).collect();
+            assert_eq!(out.to_vec(), want, "f64 column {c}");
+        }
+    }
+
+    #[test]
+    fn masks_select_and_min_max_follow_the_lane_rules() {
+        let a = F32x16::from_fn(|l| if l % 3 == 0 { f32::NAN } else { l as f32 });
+        let b = F32x16::splat(5.0);
+        let mut out = [0f32; 16];
+        a.min_any(b).write(&mut out);
+        for (l, x) in out.iter().enumerate() {
+            let want = if l % 3 == 0 { 5.0 } else { (l as f32).min(5.0) };
+            assert_eq!(*x, want, "lane {l}");
+        }
+        let m = a.lt(b) | a.eq_(a).not();
+        F32x16::select(m, b, a).write(&mut out);
+        for (l, x) in out.iter().enumerate() {
+            let want = if l % 3 == 0 || l < 5 { 5.0 } else { l as f32 };
+            assert_eq!(*x, want, "lane {l}");
+        }
+        let mut bytes = [0u8; 16];
+        F32x16::from_fn(|l| f32::from_bits(0x4b00_0000 + l as u32)).write_low_bytes(&mut bytes);
+        assert_eq!(bytes.to_vec(), (0..16u8).collect::<Vec<_>>());
+        assert_eq!((-F64x8::splat(0.0)).lt(F64x8::splat(0.0)), Mask8(0));
+    }
+}
