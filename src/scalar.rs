@@ -34,6 +34,14 @@ macro_rules! scalar_lane {
                 self == o
             }
             #[inline(always)]
+            fn min_bits(self, o: $t) -> $t {
+                if self.le_bits(o) {
+                    self
+                } else {
+                    o
+                }
+            }
+            #[inline(always)]
             fn le_bits(self, o: $t) -> bool {
                 (self.to_bits() as $int) <= (o.to_bits() as $int)
             }

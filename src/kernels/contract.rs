@@ -162,17 +162,12 @@ pub(crate) fn in_range<L: Lane>(d: L) -> L::Mask {
     (lo.le(m) & m.le(hi)) | d.eq_(L::splat(L::Scalar::ZERO))
 }
 
-/// [`in_range`] of both axes, branch-free, with one test of the larger magnitude against
-/// `RANGE_HI` (`max` in the order that keeps a NaN of either axis). On real data most chunks
-/// hold an axis-parallel or zero-length segment (`d == 0`): a cheaper first test that such lanes
-/// fail sent most chunks to a second one (`compare --dist mixed`: 690 against 720 Mseg/s).
+/// [`in_range`] of both axes, branch-free: [`Lane::in_range_both`] (one class test per axis
+/// and one range test with AVX-512, comparisons elsewhere). False for NaN and ±∞, so a chunk
+/// whose lanes all pass has only finite coordinates.
 #[inline(always)]
 pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
-    let (ax, ay) = (dx.abs(), dy.abs());
-    let zero = L::splat(L::Scalar::ZERO);
-    let lo = L::splat(L::Scalar::RANGE_LO);
-    let not_tiny = |a: L| lo.le(a) | a.eq_(zero);
-    not_tiny(ax) & not_tiny(ay) & ay.max_any(ax).le(L::splat(L::Scalar::RANGE_HI))
+    dx.in_range_both(dy)
 }
 
 /// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):
@@ -193,14 +188,46 @@ pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
     (line_t(lo, p0, r), line_t(hi, p0, r))
 }
 
+/// [`axis_t`] with [`Lane::mul_up_fast`], and the lanes it flags (to be redone by [`axis_t`]).
+#[inline(always)]
+pub(crate) fn axis_t_fast<L: Lane>(lo: L, hi: L, p0: L, d: L) -> ((L, L), L::Mask) {
+    let r = L::splat(L::Scalar::ONE) / d;
+    let ((a, fa), (b, fb)) = ((lo - p0).mul_up_fast(r), (hi - p0).mul_up_fast(r));
+    ((a, b), fa | fb)
+}
+
 /// The parameter of the line `coordinate = bound` for a segment from `p0` whose axis has the
 /// reciprocal `r = 1/d`: `fl(bound − p0)` times `r`, the product rounded toward `+∞`
-/// ([`Lane::mul_up`]). Its sign is that of the exact `(bound − p0)/d` (`bound − p0` is zero
-/// only when `bound == p0`, and a nonzero product never rounds to zero), and a zero is `+0`.
-/// The one place the slab's parameters are computed: [`axis_t`] and the grid walk's lines.
+/// ([`Lane::mul_up`]). It is `+0` when the exact `(bound − p0)/d` is zero (`bound − p0` is
+/// zero only when `bound == p0`), and otherwise has the exact sign, but for a negative product
+/// that rounds up to `-0` (see [`signed`]). The one place the slab's parameters are computed:
+/// [`axis_t`], `plane_t` and the grid walk's lines.
 #[inline(always)]
 pub(crate) fn line_t<L: Lane>(bound: L, p0: L, r: L) -> L {
     (bound - p0).mul_up(r)
+}
+
+/// Whether any of the four parameters is `-0` (a negative one rounded up to zero): the signed
+/// integer minimum of their bits is `-0`'s, the least of all. `slab::slab_raw_fast` sends such
+/// a chunk to the careful path, which makes them [`signed`]: a `-0` beside a `+0` could come out
+/// of the slab's `min`/`max` on the wrong side (`minps` returns its second operand for two
+/// zeros), and a far parameter of `-0` would pass for an exit at `P0`.
+#[inline(always)]
+pub(crate) fn any_minus_zero<L: Lane>((a, b): (L, L), (c, d): (L, L)) -> L::Mask {
+    a.min_bits(b)
+        .min_bits(c.min_bits(d))
+        .le_bits(L::splat(-L::Scalar::ZERO))
+}
+
+/// `t` with a `-0` made `-TINY`: every parameter then is zero only when exactly zero, and has
+/// its exact sign (the careful path's parameters; see [`any_minus_zero`]).
+#[inline(always)]
+pub(crate) fn signed<L: Lane>(t: L) -> L {
+    L::select(
+        t.le_bits(L::splat(-L::Scalar::ZERO)),
+        -L::splat(L::Scalar::TINY),
+        t,
+    )
 }
 
 /// The slab `(near, far)` of one axis from its boundary parameters `(t(lo), t(hi))` (from
@@ -443,47 +470,40 @@ pub(crate) fn finish_known<L: Lane>(
 }
 
 /// [`finish`] for the slab's raw answer (`slab::slab_raw`), whose parameters come from
-/// [`line_t`] (or `careful_t`) and so have exact signs: the same answers with a fraction of the
-/// comparisons, because
+/// [`line_t`] (or `careful_t`) and so are zero only when exactly zero, and otherwise carry
+/// the exact sign: the same answers with a fraction of the comparisons, because
 ///
 /// * `raw.entry` (`max(0, near_x, near_y)`) is `+0` where no boundary is crossed inward after
-///   `P0`, else at least `TINY`; `raw.exit` has the sign of the exact exit, a negative one
-///   rounded up to zero being `-0`. With `t_entry ≤ t_exit` compared as signed integers of the
-///   bits, which puts `-0` below `+0`, a hit has `t_entry == 0` iff `P0` is in the closed rect
-///   (a `P0` beyond a far bound has a negative exit: a miss), and `t_exit == 0` iff the
-///   segment leaves exactly at `P0`: no test of `P0` at all;
+///   `P0`, else at least `TINY`; `raw.exit` (`min(1, far_x, far_y)`) is zero only when the
+///   segment leaves exactly at `P0`, and negative when `P0` is beyond a bound it moves away
+///   from. So a hit (`t_entry ≤ t_exit`) has `t_entry == 0` iff `P0` is in the closed rect and
+///   `t_exit == 0` iff it leaves exactly at `P0`: no test of `P0`;
 /// * `t_exit == 1` iff `P1` is inside: the one endpoint test (four comparisons);
 /// * the far end at `P1` (`t_entry == 1` iff the segment enters exactly at `P1`) can only matter
 ///   where `P1` is inside and the rounded entry is within 4 ulps of 1 (at or above
-///   `GRAZE_TOP`, and within 3 ulps of the exact value): those lanes are settled by
-///   comparing coordinates, behind one branch per chunk;
-/// * hit: `t_entry ≤ t_exit` (as above), and with `P1` outside an entry below `GRAZE_TOP` (two ends
-///   outside: a rounded entry near 1 is a graze, as in [`finish_ends`]). With `P0` inside the
-///   entry is 0 and the exit at least 0, with `P1` inside the exit is 1: always a hit; with
-///   `P0` outside the entry is positive, so `exit > 0` needs no test of its own.
+///   `GRAZE_TOP`; `line_t` is within 3 ulps): those lanes are settled by comparing
+///   coordinates, behind one branch per chunk;
+/// * with `P1` outside, an entry at or above `GRAZE_TOP` is a graze, a miss (as in
+///   [`finish_ends`]). With `P0` inside the entry is 0 and the exit at least 0, with `P1`
+///   inside the exit is 1: always a hit.
 ///
-/// `tests/differential.rs` holds every slab kernel to SPEC §1 against exact arithmetic, and the
-/// grid's pieces (finished by [`finish_known`]) to these bits.
+/// `tests/differential.rs` holds every slab kernel to SPEC §1 against exact arithmetic, and
+/// `tests/grid_pieces.rs` the grid's pieces (finished by [`finish_known`]) to these bits.
 #[inline(always)]
 pub(crate) fn finish_slab<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
     let one = L::splat(L::Scalar::ONE);
     let below = L::splat(L::Scalar::ONE_BELOW);
     let graze = L::splat(L::Scalar::GRAZE_TOP);
     let end_in = r.contains(s.x1, s.y1);
-    let zero = L::splat(L::Scalar::ZERO);
     let mut t_entry = raw.entry.min_any(below);
-    let mut t_exit = L::select(end_in, one, raw.exit.min_any(below));
-    let mut hit = t_entry.le(t_exit) & (t_entry.lt(graze) | end_in);
+    let t_exit = L::select(end_in, one, raw.exit.min_any(below));
     let near_one = end_in & raw.entry.ge(graze);
-    let exit_zero = raw.exit.eq_(zero);
-    if L::any(near_one | exit_zero) {
+    if L::any(near_one) {
         let start = Beyond::of(r, s.x0, s.y0);
         let at_end = near_one & start.reached_across(r, s.x1, s.y1);
         t_entry = L::select(at_end, one, t_entry);
-        t_exit = L::select(exit_zero & !end_in, zero, t_exit);
-        hit = (exit_zero & start.inside()) | (!exit_zero & hit);
     }
-    let hit = raw.valid & hit;
+    let hit = raw.valid & t_entry.le(t_exit) & (t_entry.lt(graze) | end_in);
     let nan = L::splat(L::Scalar::NAN);
     Finished {
         valid: raw.valid,

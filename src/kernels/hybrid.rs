@@ -87,7 +87,13 @@ impl ClipKernel for Hybrid {
         out.check_len(input.len())?;
         #[allow(clippy::redundant_closure)]
         // measured faster than the function item (see `slab_chunk`)
-        drive(&Broadcast::new(rect), input, out, |r, s| clip_chunk(r, s));
+        drive(
+            &Broadcast::new(rect),
+            input,
+            out,
+            #[inline(always)]
+            |r, s| clip_chunk(r, s),
+        );
         Ok(())
     }
 }

@@ -297,7 +297,13 @@ impl SimdSlab {
     ) {
         #[allow(clippy::redundant_closure)]
         // measured faster than the function item (see `slab_chunk`)
-        drive(rects, input, out, |r, s| slab_chunk(r, s));
+        drive(
+            rects,
+            input,
+            out,
+            #[inline(always)]
+            |r, s| slab_chunk(r, s),
+        );
     }
 }
 
@@ -318,7 +324,13 @@ impl ClipKernel for SimdSlab {
         out.check_len(input.len())?;
         #[allow(clippy::redundant_closure)]
         // measured faster than the function item (see `slab_chunk`)
-        drive(&Broadcast::new(rect), input, out, |r, s| slab_chunk(r, s));
+        drive(
+            &Broadcast::new(rect),
+            input,
+            out,
+            #[inline(always)]
+            |r, s| slab_chunk(r, s),
+        );
         Ok(())
     }
 }
