@@ -187,6 +187,26 @@ fn every_pair_of_edge_values() {
     }
 }
 
+/// Products that round onto or next to a power of two, from either side and with either sign
+/// (where the vector emulation's step up has the least room), at several scales.
+#[test]
+fn products_next_to_powers_of_two() {
+    for scale in [-120, -60, -1, 0, 1, 60, 100] {
+        for i in -4i32..=4 {
+            for j in -4i32..=4 {
+                let a = (1.0 + i as f32 * f32::EPSILON / 2.0) * 2f32.powi(scale);
+                let b = 1.0 + j as f32 * f32::EPSILON;
+                both(a, b);
+                both(-a, b);
+                let a = (1.0 + i as f64 * f64::EPSILON / 2.0) * 2f64.powi(scale * 8);
+                let b = 1.0 + j as f64 * f64::EPSILON;
+                both(a, b);
+                both(-a, b);
+            }
+        }
+    }
+}
+
 /// Any bits: NaN, infinities, subnormals, overflow and underflow all come up.
 fn any_f32() -> impl Strategy<Value = f32> {
     prop_oneof![

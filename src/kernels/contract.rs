@@ -491,17 +491,19 @@ pub(crate) fn finish_known<L: Lane>(
 /// `tests/grid_pieces.rs` the grid's pieces (finished by [`finish_known`]) to these bits.
 #[inline(always)]
 pub(crate) fn finish_slab<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
-    let one = L::splat(L::Scalar::ONE);
-    let below = L::splat(L::Scalar::ONE_BELOW);
+    let (one, below) = (L::splat(L::Scalar::ONE), L::splat(L::Scalar::ONE_BELOW));
     let graze = L::splat(L::Scalar::GRAZE_TOP);
     let end_in = r.contains(s.x1, s.y1);
-    let mut t_entry = raw.entry.min_any(below);
-    let t_exit = L::select(end_in, one, raw.exit.min_any(below));
+    // Below `GRAZE_TOP`, or a miss (`P1` outside): only the lanes near 1 need the clamp.
+    let mut t_entry = raw.entry;
+    // `raw.exit` is at most `1 − ε/2` already (the top `slab_raw` gives `Raw::from_slabs`).
+    let t_exit = L::select(end_in, one, raw.exit);
     let near_one = end_in & raw.entry.ge(graze);
     if L::any(near_one) {
         let start = Beyond::of(r, s.x0, s.y0);
-        let at_end = near_one & start.reached_across(r, s.x1, s.y1);
-        t_entry = L::select(at_end, one, t_entry);
+        let at_end = start.reached_across(r, s.x1, s.y1);
+        let near = L::select(at_end, one, raw.entry.min_any(below));
+        t_entry = L::select(near_one, near, t_entry);
     }
     let hit = raw.valid & t_entry.le(t_exit) & (t_entry.lt(graze) | end_in);
     let nan = L::splat(L::Scalar::NAN);

@@ -22,7 +22,9 @@ use crate::real::{Lane, Real};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SlabScalar;
 
-/// The raw slab interval of `s`, lane by lane. Ties between the axes go to x.
+/// The raw slab interval of `s`, lane by lane, for `contract::finish_slab`: the exit is capped
+/// at `1 − ε/2` (the top of the range, `P1` inside or not: `finish_slab` decides that one by
+/// comparing). Ties between the axes go to x.
 ///
 /// One branch per chunk: when a coordinate difference is out of `axis_t`'s range (never, on
 /// ordinary data; always for NaN or ±∞), the chunk is redone by [`slab_raw_careful`], which
@@ -50,8 +52,8 @@ pub(crate) fn slab_raw_fast<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option
         return None;
     }
     // Every lane passed, so every coordinate is finite: a constant the compiler folds away.
-    let one = L::splat(L::Scalar::ONE);
-    Some(Raw::from_slabs(slab(tx), slab(ty), one, one.eq_(one)))
+    let below = L::splat(L::Scalar::ONE_BELOW);
+    Some(Raw::from_slabs(slab(tx), slab(ty), below, below.eq_(below)))
 }
 
 /// [`slab_raw`] for a chunk with a lane out of `axis_t`'s range: those lanes by `careful_t`,
@@ -69,7 +71,7 @@ pub(crate) fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw
     let ty = segment_axis_careful((r.ymin, r.ymax), s.y0, s.y1, ok_y, ty);
     let (tx, ty) = ((signed(tx.0), signed(tx.1)), (signed(ty.0), signed(ty.1)));
     let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
-    Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE), valid)
+    Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE_BELOW), valid)
 }
 
 impl ClipKernel for SlabScalar {

@@ -136,10 +136,12 @@ macro_rules! mul_up_fma {
         // that overflowed has (an infinite factor makes it NaN).
         let inexact = p.abs().simd_lt(safe) & !a.simd_eq(zero);
         let overflow = e.abs().simd_eq(<$v>::splat(<$t>::INFINITY));
-        // One step up: the bits plus 1 for a positive `p`, minus 1 for a negative one.
-        let bits = bytemuck::cast::<$v, $int>(p);
-        let step = bytemuck::cast::<$v, $int>(p.simd_lt(zero)) | <$int>::splat(1);
-        let up = bytemuck::cast::<$int, $v>(bits + step);
+        // One step up: `p + |p|·c` with `c` a hair above half the unit roundoff moves `p` up
+        // by more than half its spacing above and less than one and a half, so the rounding
+        // lands on the next float (toward zero for a negative `p`, whose spacing there can be
+        // half: `-2^k` moves by a hair more than that half and rounds back onto it).
+        let c = <$v>::splat(<$t>::EPSILON * (0.5 + <$t>::EPSILON));
+        let up = p.abs().mul_add(c, p);
         (
             wide::Select::select(e.simd_gt(zero), up, p) + zero,
             inexact | overflow,
