@@ -150,15 +150,25 @@ scalar_lane!(f64, i64, "float64", crate::simd::F64s, mul_up_f64);
 #[inline(always)]
 fn mul_up_f32(a: f32, b: f32) -> f32 {
     let p = a as f64 * b as f64;
-    if p == 0.0 {
-        return 0.0;
-    }
     let q = p as f32;
-    if (q as f64) < p {
-        q.next_up()
-    } else {
-        q
-    }
+    // Branch-free: the rounding direction is a coin toss, which a branch mispredicts half the
+    // time.
+    let bits = step_up(q.to_bits(), ((q as f64) < p) as u32);
+    // An exact zero is +0: the sign bit cleared.
+    f32::from_bits(bits & !(((p == 0.0) as u32) << 31))
+}
+
+/// The bits of the next float up from the `f32` with `bits` when `up` is 1 (toward zero for a
+/// negative one: `-∞` to `-MAX`, `-TINY` to `-0`), unchanged when it is 0.
+#[inline(always)]
+fn step_up(bits: u32, up: u32) -> u32 {
+    bits.wrapping_add((((bits as i32) >> 31) as u32 | 1).wrapping_mul(up))
+}
+
+/// [`step_up`] for `f64` bits.
+#[inline(always)]
+fn step_up64(bits: u64, up: u64) -> u64 {
+    bits.wrapping_add((((bits as i64) >> 63) as u64 | 1).wrapping_mul(up))
 }
 
 /// [`Lane::mul_up`] for `f64`. Where the rounded product is at least `2^-969` its error is
@@ -170,21 +180,22 @@ fn mul_up_f64(a: f64, b: f64) -> f64 {
     let p = a * b;
     if p.is_finite() && p.abs() >= f64::from_bits((1023 - 969) << 52) {
         let e = a.mul_add(b, -p);
-        return if e > 0.0 { p.next_up() } else { p };
+        return f64::from_bits(step_up64(p.to_bits(), (e > 0.0) as u64));
     }
-    mul_up_f64_rare(a, b, p)
-}
-
-/// [`mul_up_f64`] for NaN, infinite, zero, overflowing and tiny products.
-#[cold]
-#[inline(never)]
-fn mul_up_f64_rare(a: f64, b: f64, p: f64) -> f64 {
+    // Exact as they are (common in the slab: a bound through `p0`, a parallel axis).
     if p.is_nan() || a.is_infinite() || b.is_infinite() {
         return p;
     }
     if a == 0.0 || b == 0.0 {
         return 0.0;
     }
+    mul_up_f64_rare(a, b, p)
+}
+
+/// [`mul_up_f64`] for overflowing and tiny products of finite nonzero factors.
+#[cold]
+#[inline(never)]
+fn mul_up_f64_rare(a: f64, b: f64, p: f64) -> f64 {
     if p.is_infinite() {
         return if p > 0.0 { p } else { -f64::MAX };
     }
