@@ -48,9 +48,11 @@
 //! * The clip of `P(t) = P0 + t·(P1 − P0)`, `t ∈ [0, 1]`, is `[t_entry, t_exit]` or empty, with a
 //!   [`Class`].
 //! * `t_entry == 0.0` exactly iff `P0` is in the rect, and `t_exit == 1.0` exactly iff `P1` is,
-//!   decided by comparisons, in every kernel. An endpoint outside never gets `0` or `1` from a
-//!   rounding or an underflow: other parameters are kept within `[TINY, 1 − ε/2]` (`TINY` the
-//!   smallest subnormal). An endpoint inside is always a hit.
+//!   in every kernel. An endpoint outside never gets `0` or `1` from a rounding or an
+//!   underflow: every boundary parameter is rounded upward, so a nonzero one never becomes
+//!   zero (the slab kernels read `P0` off those signs; the others compare coordinates), and
+//!   other parameters are kept within `[TINY, 1 − ε/2]` (`TINY` the smallest subnormal). An
+//!   endpoint inside is always a hit.
 //! * The far ends are exact too: `t_entry == 1.0` only when the segment enters exactly at `P1`
 //!   (`P1` on the boundary line it enters through) and `t_exit == 0.0` only when it leaves
 //!   exactly at `P0`, decided by comparing the endpoint with the bounds. So a segment from
@@ -60,7 +62,9 @@
 //! * A zero-length segment is `Inside` with `[0, 1]` when its point is in the rect, else `Outside`.
 //! * NaN or ±∞ in any coordinate is `Invalid`, with NaN parameters.
 //! * `t_entry`, `t_exit` are within 6 ulps of the exact slab formula `(bound − p)/d`: slabclip
-//!   computes `(bound − p)·(1/d)`, one division per axis, four roundings of half an ulp. Where a
+//!   computes `(bound − p)·(1/d)`, one division per axis, three roundings to nearest and the
+//!   product rounded upward (one instruction with AVX-512, emulated exactly elsewhere): within
+//!   3 ulps. Where a
 //!   coordinate difference is subnormal or beyond `2^126` (`2^1022` for `f64`), so that `1/d`
 //!   would lose its precision, that lane takes a slower path by division (about 1 ulp);
 //!   coordinates whose differences overflow are halved first. Every operation is one IEEE

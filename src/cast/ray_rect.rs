@@ -19,8 +19,8 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{
-    axis_t, finish_ends, in_range, in_range_both, on_exit_edge, ray_axis_careful, slab, Ends,
-    FarEnds, Finished, Raw, RectLanes,
+    any_minus_zero, axis_t, axis_t_fast, finish_ends, in_range, in_range_both, on_exit_edge,
+    ray_axis_careful, signed, slab, Ends, FarEnds, Finished, Raw, RectLanes,
 };
 use crate::kernels::simd_slab::{Broadcast, RectSource};
 use crate::real::{Lane, Real};
@@ -79,10 +79,30 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
     if L::any(!(in_range_both(dx, dy) & (ray.ox + ray.oy).finite())) {
         return None;
     }
-    let tx = axis_t(r.xmin, r.xmax, ray.ox, dx);
-    let ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
+    let (tx, rare_x) = axis_t_fast(r.xmin, r.xmax, ray.ox, dx);
+    let (ty, rare_y) = axis_t_fast(r.ymin, r.ymax, ray.oy, dy);
+    if L::any(rare_x | rare_y | any_minus_zero(tx, ty)) {
+        return None;
+    }
     let valid = !(dx.eq_(zero) & dy.eq_(zero));
-    Some(finish_ray(r, ray, (dx, dy), (tx, ty), t_max, valid))
+    // `finish_ray`'s answers from the signs of the parameters, as `contract::finish_slab` reads
+    // them for segments: the entry is `+0` where no boundary is crossed inward after the
+    // origin, else positive (never an underflow to 0: rounded upward); the exit is 0 only when
+    // the ray leaves exactly at the origin, and negative when the origin is beyond a bound it
+    // moves away from. So a hit has `t_entry == 0` iff the origin is in the rect, and
+    // `t_exit == 0` iff it leaves there, with no test of the origin; the far end
+    // `O + t_max·D` is no input point and is decided on the rounded parameters, as there.
+    let raw = Raw::from_slabs(slab(tx), slab(ty), t_max, valid);
+    let end_in = raw.exit.ge(t_max) & raw.entry.le(t_max) & t_max.finite();
+    let hit = valid & raw.entry.le(raw.exit) & (raw.entry.lt(t_max) | end_in);
+    let nan = L::splat(L::Scalar::NAN);
+    Some(Finished {
+        valid,
+        t_entry: L::select(hit, raw.entry, nan),
+        t_exit: L::select(hit, raw.exit, nan),
+        entry_y: raw.entry_y,
+        exit_y: raw.exit_y,
+    })
 }
 
 /// [`ray_rect_lanes`] for lanes out of the fast test: their parameters by `careful_t`, and
@@ -97,6 +117,7 @@ fn ray_rect_careful<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> F
     let ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
     let tx = ray_axis_careful((r.xmin, r.xmax), ray.ox, dx, ok_x, tx);
     let ty = ray_axis_careful((r.ymin, r.ymax), ray.oy, dy, ok_y, ty);
+    let (tx, ty) = ((signed(tx.0), signed(tx.1)), (signed(ty.0), signed(ty.1)));
     finish_ray(r, ray, (dx, dy), (tx, ty), t_max, ray.valid())
 }
 
