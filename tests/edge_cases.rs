@@ -491,6 +491,42 @@ fn precision_cases<F: TestFloat>() {
     )) {
         assert_eq!(c.class, Class::Outside);
     }
+    // A negative parameter that rounds up to -0 (the slab's parameters are rounded upward) must
+    // not lose its sign in the slab's min/max against a +0 (found by the proptest on
+    // 2026-11-24; a chunk holding one goes to the careful path). Exit: `P0` a subnormal left of
+    // the rect and on the line `y = ymax`, heading away up and left: outside, though
+    // `t(xmin)` is -0 and `t(ymax)` is +0.
+    // (`2^100`: in `axis_t`'s range, so the fast path takes it.)
+    let far = F::from_f64(-(2f64.powi(100)));
+    let away = Segment::new(-F::TINY, two, far, F::from_f64(3.0));
+    // Entry side: `P0` on `x = xmin` of a rect four subnormals wide, heading left: it leaves
+    // there, a touch at `t = 0`, though `t(xmax)` is -0 and `t(xmin)` +0.
+    let thin = Rect::new(F::ZERO, F::ZERO, F::TINY * four, two).unwrap();
+    let leaving = Segment::new(F::ZERO, one, far, F::from_f64(1.5));
+    for c in run(away) {
+        assert_eq!(c.class, Class::Outside, "{c:?}");
+    }
+    for alg in Algorithm::ALL {
+        let c = alg.clip_one(&thin, &leaving);
+        check(alg, &thin, &leaving, &c, &c.segment(&thin, &leaving)).unwrap();
+        assert_eq!(
+            (c.class, bits(c.t_entry), bits(c.t_exit)),
+            (Class::Touches, bits(F::ZERO), bits(F::ZERO)),
+            "{alg}"
+        );
+    }
+    // The same through the vector kernels, in every lane of a chunk and in the tail.
+    for (rect, s, class) in [(r, away, Class::Outside), (thin, leaving, Class::Touches)] {
+        let batch = slabclip::Segments::from_rows(&[s; 37]);
+        for alg in [Algorithm::SimdSlab, Algorithm::Hybrid, Algorithm::Auto] {
+            let got = alg.clip_to_vec(&rect, &batch.as_ref(), false);
+            assert!(
+                got.class.iter().all(|&k| k == class as u8),
+                "{alg}: {:?}",
+                got.class
+            );
+        }
+    }
     // A rect and segment made of subnormals: exact, like any other dyadic case.
     let t = F::TINY;
     let tr = Rect::new(F::ZERO, F::ZERO, t * four, t * four).unwrap();

@@ -265,6 +265,46 @@ fn rect_far_end_cases<F: TestFloat>() {
         );
         check_ray_rect(&r, &ray, t_max, &c).unwrap_or_else(|m| panic!("{name}: {m}"));
     }
+    // Parameters that round up to -0 (a negative one below the smallest subnormal) must keep
+    // their sign through the slab's min/max (the fast path sends such chunks to the careful
+    // one; found for segments by the proptest on 2026-11-24). `D` of 2^100 is in range.
+    let far = f::<F>(-(2f64.powi(100)));
+    let thin = Rect::new(F::ZERO, F::ZERO, F::TINY * four, f(2.0)).unwrap();
+    for (name, rect, ray, class, t) in [
+        (
+            "O a subnormal left of the rect on y = ymax, heading up and away",
+            r,
+            Ray::new(-F::TINY, f(2.0), far, one),
+            Class::Outside,
+            None,
+        ),
+        (
+            "O on x = xmin of a rect 4 subnormals wide, heading left: leaves at O",
+            thin,
+            Ray::new(F::ZERO, one, far, f(0.5)),
+            Class::Touches,
+            Some(0.0),
+        ),
+    ] {
+        let c = cast_rect_one(&rect, &ray, inf).unwrap();
+        let t_ok = t.map_or(c.t_entry.to_f64().is_nan(), |w| {
+            same(c.t_entry, w) && same(c.t_exit, w)
+        });
+        assert!(c.class == class && t_ok, "{name} ({}): {c:?}", F::DTYPE);
+        check_ray_rect(&rect, &ray, inf, &c).unwrap_or_else(|m| panic!("{name}: {m}"));
+        // And in every lane of a vector chunk.
+        let rays = slabclip::Rays::from_rows(&[ray; 37]);
+        let mut class_out = vec![0u8; 37];
+        let mut out = slabclip::cast::RectCastOutput {
+            class: Some(&mut class_out),
+            ..Default::default()
+        };
+        slabclip::cast::cast_rect(&rect, &rays.as_ref(), inf, &mut out).unwrap();
+        assert!(
+            class_out.iter().all(|&k| k == class as u8),
+            "{name}: {class_out:?}"
+        );
+    }
 }
 
 /// Rays × segments from the ray `(0,0) → (1,0)`: (name, segments, t_max, t, s, index, normal).
