@@ -101,76 +101,47 @@ fn both<F: Down>(a: F, b: F) {
     }
 }
 
-fn edges_f32() -> Vec<f32> {
-    let mut v = vec![
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        3.0,
-        1.0 / 3.0,
-        f32::MIN_POSITIVE,
-        f32::MAX,
-        -f32::MAX,
-    ];
-    v.extend([
-        f32::from_bits(1),
-        -f32::from_bits(1),
-        f32::from_bits(0x007f_ffff),
-        1e-30,
-        7e-39,
-    ]);
-    v.extend([
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        f32::NAN,
-        2f32.powi(126),
-        2f32.powi(-126),
-    ]);
-    v.extend([0.1, 1.0 - f32::EPSILON, 1.0 + f32::EPSILON, 1e20, -3.5e19]);
+/// The values every table of products needs, in `F`, then `extra`, the type's own.
+fn edges<F: Real>(extra: &[F]) -> Vec<F> {
+    let common = [0.0, -0.0, 1.0, -1.0, 3.0, 1.0 / 3.0, 0.1, 1e20, -3.5e19];
+    let mut v: Vec<F> = common.iter().map(|&x| F::from_f64(x)).collect();
+    v.extend([F::INFINITY, -F::INFINITY, F::NAN, F::TINY, -F::TINY]);
+    v.extend([F::RANGE_LO, F::RANGE_HI, F::ONE_BELOW, F::ONE_REACH]);
+    v.extend_from_slice(extra);
     v
 }
 
+fn edges_f32() -> Vec<f32> {
+    let (max, eps) = (f32::MAX, f32::EPSILON);
+    edges(&[
+        max,
+        -max,
+        f32::from_bits(0x007f_ffff),
+        1e-30,
+        7e-39,
+        1.0 - eps,
+        1.0 + eps,
+    ])
+}
+
 fn edges_f64() -> Vec<f64> {
-    let mut v = vec![
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        3.0,
-        1.0 / 3.0,
-        f64::MIN_POSITIVE,
-        f64::MAX,
-        -f64::MAX,
-    ];
-    v.extend([
-        f64::from_bits(1),
-        -f64::from_bits(1),
+    let (max, eps) = (f64::MAX, f64::EPSILON);
+    let p = |k: i32| 2f64.powi(k);
+    edges(&[
+        max,
+        -max,
         f64::from_bits(0x000f_ffff_ffff_ffff),
-    ]);
-    v.extend([
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-        2f64.powi(1022),
-        2f64.powi(-1022),
-    ]);
-    v.extend([
-        0.1,
-        1.0 - f64::EPSILON,
-        1.0 + f64::EPSILON,
+        1.0 - eps,
+        1.0 + eps,
         1e200,
         -3.5e150,
         1e-300,
-        2f64.powi(-969),
-    ]);
-    v.extend([
-        1.5 * 2f64.powi(-520),
-        -1.25 * 2f64.powi(-500),
+        p(-969),
+        1.5 * p(-520),
+        -1.25 * p(-500),
         1e-160,
         3e-170,
-    ]);
-    v
+    ])
 }
 
 #[test]
