@@ -56,8 +56,6 @@ pub trait Lane:
     /// or positive, with every `o` whose sign bit is set (`-0.0` included) below it. NaN
     /// lanes compare by their bits too.
     fn le_bits(self, o: Self) -> Self::Mask;
-    /// The lane with the lesser bits as signed integers (see [`Lane::le_bits`]).
-    fn min_bits(self, o: Self) -> Self;
     /// Whether any lane of `m` is true.
     fn any(m: Self::Mask) -> bool;
     /// `|self|` (clears the sign bit; NaN stays NaN).
@@ -77,27 +75,6 @@ pub trait Lane:
     fn write_low_bytes(self, out: &mut [u8]);
     /// Lane `l` set to `f(l)`.
     fn from_fn(f: impl FnMut(usize) -> Self::Scalar) -> Self;
-
-    /// `self · o` rounded toward `+∞`, an exact zero as `+0`: the FMA `self·o + 0` in that
-    /// rounding mode (SPEC §1 allows one rounding upward). The slab's parameters are such
-    /// products, so a nonzero one never rounds to zero and a zero one is `+0`: their signs are
-    /// exact, which decides `t_entry == 0` and the exit at `P0` with no comparison
-    /// (`contract::finish_slab`). This default goes lane by lane through the scalar one, which is
-    /// exact in software (`scalar.rs`); a vector type with the instruction (AVX-512's embedded
-    /// rounding) overrides it, with the same bits.
-    #[inline(always)]
-    fn mul_up(self, o: Self) -> Self {
-        mul_up_each(self, o)
-    }
-
-    /// [`Lane::mul_up`] where it is cheap, with the lanes where it is not flagged: those must
-    /// be redone by `mul_up` (a vector loop sends the chunk to its careful path, so that the
-    /// hot loop has one branch for every product). This default flags none.
-    #[inline(always)]
-    fn mul_up_fast(self, o: Self) -> (Self, Self::Mask) {
-        let zero = Self::splat(Self::Scalar::ZERO);
-        (self.mul_up(o), zero.lt(zero))
-    }
 
     /// Whether `self` and `o` (the coordinate differences of a segment's two axes) are each zero,
     /// or normal with a magnitude at most [`RANGE_HI`](Real::RANGE_HI): where `(bound − p)·(1/d)`
@@ -196,15 +173,6 @@ pub trait Real:
     /// transpose: interleaved `x0, y0, x1, y1` rows into vectors of `x0`, `y0`, `x1`, `y1`).
     /// Panics if `s` is shorter than `4 · LANES`.
     fn load_rows(s: &[Self]) -> [Self::Simd; 4];
-}
-
-/// [`Lane::mul_up`] lane by lane through the scalar one (exact in software).
-#[inline(always)]
-pub(crate) fn mul_up_each<L: Lane>(a: L, b: L) -> L {
-    let (mut x, mut y) = ([L::Scalar::ZERO; 16], [L::Scalar::ZERO; 16]);
-    a.write(&mut x);
-    b.write(&mut y);
-    L::from_fn(|l| x[l].mul_up(y[l]))
 }
 
 /// Writes `f` of each lane of `v` to `out[..L::WIDTH]` (for outputs that are not floats:

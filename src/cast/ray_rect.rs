@@ -19,8 +19,8 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{
-    any_minus_zero, axis_t, axis_t_fast, finish_ends, in_range, in_range_both, on_exit_edge,
-    ray_axis_careful, signed, slab, Ends, FarEnds, Finished, Raw, RectLanes,
+    axis_t, axis_t_fast, finish_ends, in_range, in_range_both, on_exit_edge, ray_axis_careful,
+    slab, Ends, FarEnds, Finished, Raw, RectLanes,
 };
 use crate::kernels::simd_slab::{Broadcast, RectSource};
 use crate::real::{Lane, Real};
@@ -81,13 +81,13 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
     }
     let (tx, rare_x) = axis_t_fast(r.xmin, r.xmax, ray.ox, dx);
     let (ty, rare_y) = axis_t_fast(r.ymin, r.ymax, ray.oy, dy);
-    if L::any(rare_x | rare_y | any_minus_zero(tx, ty)) {
+    if L::any(rare_x | rare_y) {
         return None;
     }
     let valid = !(dx.eq_(zero) & dy.eq_(zero));
     // `finish_ray`'s answers from the signs of the parameters, as `contract::finish_slab` reads
     // them for segments: the entry is `+0` where no boundary is crossed inward after the
-    // origin, else positive (never an underflow to 0: rounded upward); the exit is 0 only when
+    // origin, else positive (a chunk with an underflow went to the careful path); the exit is 0 only when
     // the ray leaves exactly at the origin, and negative when the origin is beyond a bound it
     // moves away from. So a hit has `t_entry == 0` iff the origin is in the rect, and
     // `t_exit == 0` iff it leaves there, with no test of the origin; the far end
@@ -117,7 +117,6 @@ fn ray_rect_careful<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> F
     let ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
     let tx = ray_axis_careful((r.xmin, r.xmax), ray.ox, dx, ok_x, tx);
     let ty = ray_axis_careful((r.ymin, r.ymax), ray.oy, dy, ok_y, ty);
-    let (tx, ty) = ((signed(tx.0), signed(tx.1)), (signed(ty.0), signed(ty.1)));
     finish_ray(r, ray, (dx, dy), (tx, ty), t_max, ray.valid())
 }
 

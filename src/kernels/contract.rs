@@ -174,13 +174,13 @@ pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
 /// one reciprocal, two products.
 ///
 /// ```text
-/// t = up(fl(bound − p0) · fl(1/d)),   d = fl(p1 − p0)
+/// t = fl(fl(bound − p0) · fl(1/d)),   d = fl(p1 − p0)
 /// ```
 ///
-/// Three roundings to nearest and one upward ([`line_t`]): within 3 ulps of the exact value
-/// (SPEC §1 allows 6) where [`in_range`] holds. The sign is exact and a positive `t` never
-/// underflows to zero, so `t == 0` only for a bound through `p0` ([`finish_slab`] reads the
-/// endpoint `P0` off that). On a parallel axis `t` is `±∞`, or NaN (`0·∞`) for a bound through
+/// Four roundings of at most half an ulp each: within 6 ulps of the exact value (SPEC §1)
+/// where [`in_range`] holds. The sign is exact and an underflow is made `±TINY` ([`line_t`]),
+/// so `t == 0` only for a bound through `p0` ([`finish_slab`] reads the endpoint `P0` off
+/// that). On a parallel axis `t` is `±∞`, or NaN (`0·∞`) for a bound through
 /// `p0`: [`slab`] reads both.
 #[inline(always)]
 pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
@@ -188,46 +188,38 @@ pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
     (line_t(lo, p0, r), line_t(hi, p0, r))
 }
 
-/// [`axis_t`] with [`Lane::mul_up_fast`], and the lanes it flags (to be redone by [`axis_t`]).
+/// [`axis_t`] without its fix for underflow, and the lanes where a parameter underflowed to
+/// zero (a nonzero `bound − p0` whose product is `±0`): the vector loops redo such a chunk on
+/// their careful path (one branch per chunk, never taken on ordinary data), where [`axis_t`]
+/// fixes them. Elsewhere the two give the same bits.
 #[inline(always)]
 pub(crate) fn axis_t_fast<L: Lane>(lo: L, hi: L, p0: L, d: L) -> ((L, L), L::Mask) {
     let r = L::splat(L::Scalar::ONE) / d;
-    let ((a, fa), (b, fb)) = ((lo - p0).mul_up_fast(r), (hi - p0).mul_up_fast(r));
-    ((a, b), fa | fb)
+    let zero = L::splat(L::Scalar::ZERO);
+    let (n_lo, n_hi) = (lo - p0, hi - p0);
+    let (p_lo, p_hi) = (n_lo * r, n_hi * r);
+    let underflow = |p: L, n: L| p.eq_(zero) & !n.eq_(zero);
+    let flags = underflow(p_lo, n_lo) | underflow(p_hi, n_hi);
+    ((p_lo + zero, p_hi + zero), flags)
 }
 
 /// The parameter of the line `coordinate = bound` for a segment from `p0` whose axis has the
-/// reciprocal `r = 1/d`: `fl(bound − p0)` times `r`, the product rounded toward `+∞`
-/// ([`Lane::mul_up`]). It is `+0` when the exact `(bound − p0)/d` is zero (`bound − p0` is
-/// zero only when `bound == p0`), and otherwise has the exact sign, but for a negative product
-/// that rounds up to `-0` (see [`signed`]). The one place the slab's parameters are computed:
-/// [`axis_t`], `plane_t` and the grid walk's lines.
+/// reciprocal `r = 1/d`: `fl(fl(bound − p0) · r)`, an exact zero made `+0` (`+ 0`), and a
+/// nonzero product that underflowed to `±0` made `±TINY`. So `t` is zero only when the exact
+/// `(bound − p0)/d` is (`bound − p0` is zero only when `bound == p0`), and otherwise has its
+/// exact sign: `finish_slab` reads `P0` off those signs, and no `min`/`max` of the slab can
+/// lose a sign to the order of `±0` operands. Rounded to nearest, a parameter whose exact value
+/// is a float (a corner on grid-aligned data) comes out exactly. The one place the slab's
+/// parameters are computed: [`axis_t`], `plane_t` and the grid walk's lines.
 #[inline(always)]
 pub(crate) fn line_t<L: Lane>(bound: L, p0: L, r: L) -> L {
-    (bound - p0).mul_up(r)
-}
-
-/// Whether any of the four parameters is `-0` (a negative one rounded up to zero): the signed
-/// integer minimum of their bits is `-0`'s, the least of all. `slab::slab_raw_fast` sends such
-/// a chunk to the careful path, which makes them [`signed`]: a `-0` beside a `+0` could come out
-/// of the slab's `min`/`max` on the wrong side (`minps` returns its second operand for two
-/// zeros), and a far parameter of `-0` would pass for an exit at `P0`.
-#[inline(always)]
-pub(crate) fn any_minus_zero<L: Lane>((a, b): (L, L), (c, d): (L, L)) -> L::Mask {
-    a.min_bits(b)
-        .min_bits(c.min_bits(d))
-        .le_bits(L::splat(-L::Scalar::ZERO))
-}
-
-/// `t` with a `-0` made `-TINY`: every parameter then is zero only when exactly zero, and has
-/// its exact sign (the careful path's parameters; see [`any_minus_zero`]).
-#[inline(always)]
-pub(crate) fn signed<L: Lane>(t: L) -> L {
-    L::select(
-        t.le_bits(L::splat(-L::Scalar::ZERO)),
-        -L::splat(L::Scalar::TINY),
-        t,
-    )
+    let zero = L::splat(L::Scalar::ZERO);
+    let n = bound - p0;
+    let p = n * r;
+    let tiny = L::splat(L::Scalar::TINY);
+    // `le_bits` against `-0` (the least signed integer) is "is `-0`": the sign of the product.
+    let signed_tiny = L::select(p.le_bits(-zero), -tiny, tiny);
+    L::select(p.eq_(zero) & !n.eq_(zero), signed_tiny, p + zero)
 }
 
 /// The slab `(near, far)` of one axis from its boundary parameters `(t(lo), t(hi))` (from

@@ -11,8 +11,8 @@
 //! this very function on vectors, which is why the two give the same bits.
 
 use super::contract::{
-    any_minus_zero, axis_t, axis_t_fast, delta, finish_slab, in_range, in_range_both,
-    segment_axis_careful, signed, slab, Raw, RectLanes,
+    axis_t, axis_t_fast, delta, finish_slab, in_range, in_range_both, segment_axis_careful, slab,
+    Raw, RectLanes,
 };
 use super::{Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
@@ -34,8 +34,8 @@ pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
     slab_raw_fast(r, s).unwrap_or_else(|| slab_raw_careful(r, s))
 }
 
-/// [`slab_raw`] where every lane is in `axis_t`'s range and no parameter is `-0`
-/// (`contract::any_minus_zero`: a negative one too small for the float type), else `None`:
+/// [`slab_raw`] where every lane is in `axis_t`'s range and no parameter underflowed to zero
+/// (`contract::axis_t_fast`), else `None`:
 /// the vector loop then
 /// redoes the chunk with [`slab_raw_careful`] from its index (`simd_slab::drive`), so that no
 /// call in the hot loop needs the chunk in memory (that call cost about a third of the loop).
@@ -48,7 +48,7 @@ pub(crate) fn slab_raw_fast<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option
     }
     let (tx, rare_x) = axis_t_fast(r.xmin, r.xmax, s.x0, dx);
     let (ty, rare_y) = axis_t_fast(r.ymin, r.ymax, s.y0, dy);
-    if L::any(rare_x | rare_y | any_minus_zero(tx, ty)) {
+    if L::any(rare_x | rare_y) {
         return None;
     }
     // Every lane passed, so every coordinate is finite: a constant the compiler folds away.
@@ -57,9 +57,9 @@ pub(crate) fn slab_raw_fast<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option
 }
 
 /// [`slab_raw`] for a chunk with a lane out of `axis_t`'s range: those lanes by `careful_t`,
-/// the others as in [`slab_raw`], every parameter `contract::signed`; which lanes are valid is
-/// found here. Out of line: it is taken by chunks with NaN, ±∞, extreme magnitudes or a
-/// parameter that underflowed below zero only.
+/// the others as in [`slab_raw`] (by `axis_t`, which makes an underflow `±TINY`); which lanes
+/// are valid is found here. Out of line: it is taken by chunks with NaN, ±∞, extreme
+/// magnitudes or a parameter that underflowed only.
 #[inline(never)]
 #[cold]
 pub(crate) fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
@@ -69,7 +69,6 @@ pub(crate) fn slab_raw_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw
     let ty = axis_t(r.ymin, r.ymax, s.y0, dy);
     let tx = segment_axis_careful((r.xmin, r.xmax), s.x0, s.x1, ok_x, tx);
     let ty = segment_axis_careful((r.ymin, r.ymax), s.y0, s.y1, ok_y, ty);
-    let (tx, ty) = ((signed(tx.0), signed(tx.1)), (signed(ty.0), signed(ty.1)));
     let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
     Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE_BELOW), valid)
 }

@@ -1,6 +1,6 @@
 //! AVX-512 vectors as [`Lane`]s with mask registers: 16 `f32` ([`F32x16`]) and 8 `f64`
 //! ([`F64x8`]) lanes, whose comparisons give a `k` register ([`Mask16`], [`Mask8`]) and whose
-//! `select` is one masked blend.
+//! `select` is one masked blend; the range test of the slab is one class test per axis.
 //!
 //! `wide`'s AVX-512 vectors keep masks as vectors: every comparison is a compare into a `k`
 //! register and a move back to a vector, every `&` a vector `and`, every select a move into a
@@ -69,8 +69,7 @@ macro_rules! avx512_lane {
      add $add:ident, sub $sub:ident, mul $mul:ident, div $div:ident, xor $xor:ident,
      set1 $set1:ident, blend $blend:ident, cmp $cmp:ident, abs $abs:ident, sqrt $sqrt:ident,
      min $min:ident, max $max:ident, loadu $loadu:ident, storeu $storeu:ident,
-     fmadd_round $fmadd_round:ident, fpclass $fpclass:ident, range $range:ident, cmp_int $cmp_int:ident, to_int $to_int:ident,
-     min_int $min_int:ident, from_int $from_int:ident,
+     fpclass $fpclass:ident, range $range:ident, cmp_int $cmp_int:ident, to_int $to_int:ident,
      low_bytes $low_bytes:path, rows $rows:path) => {
         macro_rules! binop {
             ($tr:ident, $f:ident, $intr:ident) => {
@@ -142,11 +141,6 @@ macro_rules! avx512_lane {
                 self.cmp::<_CMP_EQ_OQ>(o)
             }
             #[inline(always)]
-            fn min_bits(self, o: $v) -> $v {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                $v(unsafe { $from_int($min_int($to_int(self.0), $to_int(o.0))) })
-            }
-            #[inline(always)]
             fn le_bits(self, o: $v) -> $m {
                 // SAFETY: AVX-512F is enabled for this build (the module's cfg).
                 $m(unsafe { $cmp_int::<_MM_CMPINT_LE>($to_int(self.0), $to_int(o.0)) })
@@ -214,14 +208,6 @@ macro_rules! avx512_lane {
                     $m(!(bad | big))
                 }
             }
-            /// One FMA `self·o + 0` with the rounding toward `+∞` embedded in the instruction.
-            #[inline(always)]
-            fn mul_up(self, o: $v) -> $v {
-                const UP: i32 = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
-                let zero = <$v>::splat(0.0);
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                $v(unsafe { $fmadd_round::<UP>(self.0, o.0, zero.0) })
-            }
         }
 
         impl Load for $v {
@@ -268,20 +254,16 @@ avx512_lane!(F32x16, __m512, f32, Mask16, 16,
     add _mm512_add_ps, sub _mm512_sub_ps, mul _mm512_mul_ps, div _mm512_div_ps, xor xor_ps,
     set1 _mm512_set1_ps, blend _mm512_mask_blend_ps, cmp _mm512_cmp_ps_mask,
     abs _mm512_abs_ps, sqrt _mm512_sqrt_ps, min _mm512_min_ps, max _mm512_max_ps,
-    loadu _mm512_loadu_ps, storeu _mm512_storeu_ps, fmadd_round _mm512_fmadd_round_ps,
-    fpclass _mm512_fpclass_ps_mask, range _mm512_range_ps,
+    loadu _mm512_loadu_ps, storeu _mm512_storeu_ps, fpclass _mm512_fpclass_ps_mask, range _mm512_range_ps,
     cmp_int _mm512_cmp_epi32_mask, to_int _mm512_castps_si512,
-    min_int _mm512_min_epi32, from_int _mm512_castsi512_ps,
     low_bytes low_bytes_f32, rows rows_f32);
 
 avx512_lane!(F64x8, __m512d, f64, Mask8, 8,
     add _mm512_add_pd, sub _mm512_sub_pd, mul _mm512_mul_pd, div _mm512_div_pd, xor xor_pd,
     set1 _mm512_set1_pd, blend _mm512_mask_blend_pd, cmp _mm512_cmp_pd_mask,
     abs _mm512_abs_pd, sqrt _mm512_sqrt_pd, min _mm512_min_pd, max _mm512_max_pd,
-    loadu _mm512_loadu_pd, storeu _mm512_storeu_pd, fmadd_round _mm512_fmadd_round_pd,
-    fpclass _mm512_fpclass_pd_mask, range _mm512_range_pd,
+    loadu _mm512_loadu_pd, storeu _mm512_storeu_pd, fpclass _mm512_fpclass_pd_mask, range _mm512_range_pd,
     cmp_int _mm512_cmp_epi64_mask, to_int _mm512_castpd_si512,
-    min_int _mm512_min_epi64, from_int _mm512_castsi512_pd,
     low_bytes low_bytes_f64, rows rows_f64);
 
 /// [`Lane::write_low_bytes`] for 16 `f32` lanes: one truncating narrow (`vpmovdb`), one store.

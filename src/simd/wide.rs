@@ -35,10 +35,6 @@ macro_rules! wide_lane {
                 self.simd_eq(o)
             }
             #[inline(always)]
-            fn min_bits(self, o: $v) -> $v {
-                wide::Select::select(self.le_bits(o), self, o)
-            }
-            #[inline(always)]
             fn le_bits(self, o: $v) -> $v {
                 let (a, b) = (bytemuck::cast::<$v, $int>(self), bytemuck::cast::<$v, $int>(o));
                 bytemuck::cast::<$int, $v>(!a.simd_gt(b))
@@ -79,17 +75,6 @@ macro_rules! wide_lane {
             fn from_fn(f: impl FnMut(usize) -> $t) -> $v {
                 <$v>::new(core::array::from_fn(f))
             }
-            #[cfg(target_feature = "fma")]
-            #[inline(always)]
-            fn mul_up(self, o: $v) -> $v {
-                let (p, rare) = self.mul_up_fast(o);
-                if rare.any() { mul_up_rare(self, o) } else { p }
-            }
-            #[cfg(target_feature = "fma")]
-            #[inline(always)]
-            fn mul_up_fast(self, o: $v) -> ($v, $v) {
-                mul_up_fma!($v, $t, $int, self, o)
-            }
         }
 
         impl Load for $v {
@@ -105,48 +90,6 @@ macro_rules! wide_lane {
             )?
         }
     };
-}
-
-/// [`Lane::mul_up_fast`] with FMA, where no instruction rounds upward: the product `p` rounded
-/// to nearest, and one step up where its error `fma(a, b, −p)` is positive; an exact zero made
-/// `+0` by adding `+0`. The error is exact while `|p|` is at least `2^-102` (`f32`; `2^-969` for
-/// `f64`): flagged are a tiny or underflowed product and an overflow (a negative one rounds up
-/// to `-MAX`, not `-∞`), which `mul_up` redoes lane by lane through the scalar one. Zeros,
-/// infinities and NaN are exact as they are.
-/// [`crate::real::mul_up_each`] out of line, for the rare chunks of `mul_up_fma!`: inlined,
-/// it kept the kernels' chunk loop from inlining its body.
-#[cfg(target_feature = "fma")]
-#[cold]
-#[inline(never)]
-fn mul_up_rare<L: Lane>(a: L, b: L) -> L {
-    crate::real::mul_up_each(a, b)
-}
-
-#[cfg(target_feature = "fma")]
-macro_rules! mul_up_fma {
-    ($v:ty, $t:ty, $int:ty, $a:expr, $b:expr) => {{
-        let (a, b): ($v, $v) = ($a, $b);
-        let p = a * b;
-        let e = a.mul_add(b, -p);
-        let zero = <$v>::splat(0.0);
-        // 2^-126 · 2^24 = 2^-102 (f32), 2^-1022 · 2^53 = 2^-969 (f64).
-        let safe = <$v>::splat(<$t>::MIN_POSITIVE * (1u64 << <$t>::MANTISSA_DIGITS) as $t);
-        // Flagged (more than need be, which only costs a redo): a tiny `p` of a nonzero `a`
-        // (a zero `b` too, which is exact), and an error of ±∞, which only a finite product
-        // that overflowed has (an infinite factor makes it NaN).
-        let inexact = p.abs().simd_lt(safe) & !a.simd_eq(zero);
-        let overflow = e.abs().simd_eq(<$v>::splat(<$t>::INFINITY));
-        // One step up: `p + |p|·c` with `c` a hair above half the unit roundoff moves `p` up
-        // by more than half its spacing above and less than one and a half, so the rounding
-        // lands on the next float (toward zero for a negative `p`, whose spacing there can be
-        // half: `-2^k` moves by a hair more than that half and rounds back onto it).
-        let c = <$v>::splat(<$t>::EPSILON * (0.5 + <$t>::EPSILON));
-        let up = p.abs().mul_add(c, p);
-        (
-            wide::Select::select(e.simd_gt(zero), up, p) + zero,
-            inexact | overflow,
-        )
-    }};
 }
 
 wide_lane!(wide::f32x8, f32, wide::i32x8, low_bytes_f32x8, rows_f32x8);
