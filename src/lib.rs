@@ -49,8 +49,9 @@
 //!   [`Class`].
 //! * `t_entry == 0.0` exactly iff `P0` is in the rect, and `t_exit == 1.0` exactly iff `P1` is,
 //!   in every kernel. An endpoint outside never gets `0` or `1` from a rounding or an
-//!   underflow: every boundary parameter is rounded upward, so a nonzero one never becomes
-//!   zero (the slab kernels read `P0` off those signs; the others compare coordinates), and
+//!   underflow: a nonzero boundary parameter that underflows is made `±TINY`, so only an
+//!   exact one is zero (the slab kernels read `P0` off those signs; the others compare
+//!   coordinates), and
 //!   other parameters are kept within `[TINY, 1 − ε/2]` (`TINY` the smallest subnormal). An
 //!   endpoint inside is always a hit.
 //! * The far ends are exact too: `t_entry == 1.0` only when the segment enters exactly at `P1`
@@ -62,9 +63,9 @@
 //! * A zero-length segment is `Inside` with `[0, 1]` when its point is in the rect, else `Outside`.
 //! * NaN or ±∞ in any coordinate is `Invalid`, with NaN parameters.
 //! * `t_entry`, `t_exit` are within 6 ulps of the exact slab formula `(bound − p)/d`: slabclip
-//!   computes `(bound − p)·(1/d)`, one division per axis, three roundings to nearest and the
-//!   product rounded upward (one instruction with AVX-512, emulated exactly elsewhere): within
-//!   3 ulps. Where a
+//!   computes `(bound − p)·(1/d)`, one division per axis, four roundings of half an ulp (so a
+//!   parameter whose exact value is a float, a corner on grid-aligned data, comes out exactly).
+//!   Where a
 //!   coordinate difference is subnormal or beyond `2^126` (`2^1022` for `f64`), so that `1/d`
 //!   would lose its precision, that lane takes a slower path by division (about 1 ulp);
 //!   coordinates whose differences overflow are halved first. Every operation is one IEEE

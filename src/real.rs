@@ -77,20 +77,20 @@ pub trait Lane:
     fn from_fn(f: impl FnMut(usize) -> Self::Scalar) -> Self;
 
     /// Whether `self` and `o` (the coordinate differences of a segment's two axes) are each zero,
-    /// or normal with a magnitude at most [`RANGE_HI`](Real::RANGE_HI): where `(bound − p)·(1/d)`
-    /// keeps its precision (`contract::in_range`). False for NaN and ±∞. This default compares,
+    /// or normal with a magnitude at most `hi` (at most [`RANGE_HI`](Real::RANGE_HI): where
+    /// `(bound − p)·(1/d)` keeps its precision, `contract::in_range`). False for NaN and ±∞. This default compares,
     /// with one test of the larger magnitude against `RANGE_HI` (`max` in the order that keeps
     /// a NaN of either); AVX-512 classifies each (`vfpclassps`) and ranges both at once
     /// (`vrangeps`). On real data most chunks hold an axis-parallel or zero-length segment
     /// (`d == 0`): a cheaper first test that such lanes fail sent most chunks to a second one
     /// (`compare --dist mixed`: 690 against 720 Mseg/s).
     #[inline(always)]
-    fn in_range_both(self, o: Self) -> Self::Mask {
+    fn in_range_both(self, o: Self, hi: Self::Scalar) -> Self::Mask {
         let (ax, ay) = (self.abs(), o.abs());
         let zero = Self::splat(Self::Scalar::ZERO);
         let lo = Self::splat(Self::Scalar::RANGE_LO);
         let not_tiny = |a: Self| lo.le(a) | a.eq_(zero);
-        not_tiny(ax) & not_tiny(ay) & ay.max_any(ax).le(Self::splat(Self::Scalar::RANGE_HI))
+        not_tiny(ax) & not_tiny(ay) & ay.max_any(ax).le(Self::splat(hi))
     }
 
     /// `self > o`.
@@ -148,6 +148,13 @@ pub trait Real:
     /// `2^126` (`f32`) or `2^1022` (`f64`): a coordinate difference at most this large has a
     /// normal reciprocal, so `(bound − p)·(1/d)` keeps its precision.
     const RANGE_HI: Self;
+    /// `2^60` (`f32`) or `2^400` (`f64`): the slab's fast path takes coordinate differences up to
+    /// this, with coordinates and bounds zero or at least [`FAST_LO`](Real::FAST_LO). Then a
+    /// nonzero `bound − p` is at least `2^-83` (`2^-452`) and `1/d` at least `2^-60`
+    /// (`2^-400`), so no parameter underflows to zero (`contract::fast_range`).
+    const FAST_HI: Self;
+    /// `2^-60` (`f32`) or `2^-400` (`f64`): see [`FAST_HI`](Real::FAST_HI).
+    const FAST_LO: Self;
     /// `2^23` (`f32`) or `2^52` (`f64`): the ulp is 1 there, so `CODE_BIAS + k` for a byte `k`
     /// has `k` as the low byte of its bits (how class codes leave the float lanes).
     const CODE_BIAS: Self;

@@ -4,7 +4,7 @@
 use crate::real::{Lane, Real};
 
 macro_rules! scalar_lane {
-    ($t:ty, $int:ty, $dtype:literal, $simd:ty) => {
+    ($t:ty, $int:ty, $dtype:literal, $simd:ty, $fast_hi:expr) => {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
@@ -90,6 +90,8 @@ macro_rules! scalar_lane {
             const ONE_BELOW: $t = 1.0 - <$t>::EPSILON / 2.0;
             const GRAZE_TOP: $t = 1.0 - 2.0 * <$t>::EPSILON;
             const ONE_REACH: $t = 1.0 + 4.0 * <$t>::EPSILON;
+            const FAST_HI: $t = $fast_hi;
+            const FAST_LO: $t = 1.0 / $fast_hi;
             const TINY: $t = <$t>::from_bits(1);
             const NAN: $t = <$t>::NAN;
             const INFINITY: $t = <$t>::INFINITY;
@@ -129,8 +131,14 @@ macro_rules! scalar_lane {
     };
 }
 
-scalar_lane!(f32, i32, "float32", crate::simd::F32s);
-scalar_lane!(f64, i64, "float64", crate::simd::F64s);
+scalar_lane!(f32, i32, "float32", crate::simd::F32s, (1u64 << 60) as f32);
+scalar_lane!(
+    f64,
+    i64,
+    "float64",
+    crate::simd::F64s,
+    f64::from_bits((1023 + 400) << 52)
+);
 
 #[cfg(test)]
 mod tests {

@@ -491,13 +491,13 @@ fn precision_cases<F: TestFloat>() {
     )) {
         assert_eq!(c.class, Class::Outside);
     }
-    // A negative parameter that rounds up to -0 (the slab's parameters are rounded upward) must
-    // not lose its sign in the slab's min/max against a +0 (found by the proptest on
-    // 2026-11-24; a chunk holding one goes to the careful path). Exit: `P0` a subnormal left of
-    // the rect and on the line `y = ymax`, heading away up and left: outside, though
-    // `t(xmin)` is -0 and `t(ymax)` is +0.
-    // (`2^100`: in `axis_t`'s range, so the fast path takes it.)
-    let far = F::from_f64(-(2f64.powi(100)));
+    // A parameter that underflows to -0 must not lose its sign in the slab's min/max against a
+    // +0 (found by the proptest on 2026-11-24, when the parameters were rounded upward; the
+    // fast path sends chunks with tiny coordinates to the careful path, which makes an
+    // underflow ±TINY). Exit: `P0` a subnormal left of the rect and on the line `y = ymax`,
+    // heading away up and left: outside, though `t(xmin)` underflows and `t(ymax)` is +0.
+    // (`2^50`: within the fast path's range of differences.)
+    let far = F::from_f64(-(2f64.powi(50)));
     let away = Segment::new(-F::TINY, two, far, F::from_f64(3.0));
     // Entry side: `P0` on `x = xmin` of a rect four subnormals wide, heading left: it leaves
     // there, a touch at `t = 0`, though `t(xmax)` is -0 and `t(xmin)` +0.

@@ -19,8 +19,8 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{
-    axis_t, axis_t_fast, finish_ends, in_range, in_range_both, on_exit_edge, ray_axis_careful,
-    slab, Ends, FarEnds, Finished, Raw, RectLanes,
+    axis_t, axis_t_fast, fast_range, finish_ends, in_range, on_exit_edge, ray_axis_careful, slab,
+    Ends, FarEnds, Finished, Raw, RectLanes,
 };
 use crate::kernels::simd_slab::{Broadcast, RectSource};
 use crate::real::{Lane, Real};
@@ -76,18 +76,15 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
     // `+ 0` makes a `-0.0` direction `+0.0`, as `contract::delta` does for segments.
     let zero = L::splat(L::Scalar::ZERO);
     let (dx, dy) = (ray.dx + zero, ray.dy + zero);
-    if L::any(!(in_range_both(dx, dy) & (ray.ox + ray.oy).finite())) {
+    if L::any(!(fast_range(r, (dx, dy), (ray.ox, ray.oy)) & (ray.ox + ray.oy).finite())) {
         return None;
     }
-    let (tx, rare_x) = axis_t_fast(r.xmin, r.xmax, ray.ox, dx);
-    let (ty, rare_y) = axis_t_fast(r.ymin, r.ymax, ray.oy, dy);
-    if L::any(rare_x | rare_y) {
-        return None;
-    }
+    let tx = axis_t_fast(r.xmin, r.xmax, ray.ox, dx);
+    let ty = axis_t_fast(r.ymin, r.ymax, ray.oy, dy);
     let valid = !(dx.eq_(zero) & dy.eq_(zero));
     // `finish_ray`'s answers from the signs of the parameters, as `contract::finish_slab` reads
     // them for segments: the entry is `+0` where no boundary is crossed inward after the
-    // origin, else positive (a chunk with an underflow went to the careful path); the exit is 0 only when
+    // origin, else positive (`fast_range`: no underflow); the exit is 0 only when
     // the ray leaves exactly at the origin, and negative when the origin is beyond a bound it
     // moves away from. So a hit has `t_entry == 0` iff the origin is in the rect, and
     // `t_exit == 0` iff it leaves there, with no test of the origin; the far end

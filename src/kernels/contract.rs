@@ -167,7 +167,22 @@ pub(crate) fn in_range<L: Lane>(d: L) -> L::Mask {
 /// whose lanes all pass has only finite coordinates.
 #[inline(always)]
 pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
-    dx.in_range_both(dy)
+    dx.in_range_both(dy, L::Scalar::RANGE_HI)
+}
+
+/// The slab's fast path (segments and rays): both coordinate differences (or directions) zero
+/// or normal and at most [`FAST_HI`](crate::Real::FAST_HI), and the start's coordinates and the
+/// rect's bounds zero or at least [`FAST_LO`](crate::Real::FAST_LO) in magnitude. Then no
+/// parameter of [`axis_t_fast`] underflows to zero, so their signs are exact with no test of
+/// each product; a chunk that fails (NaN, ±∞, extreme or tiny magnitudes) takes the careful
+/// path. The rect's part is the same for every chunk of a batch.
+#[inline(always)]
+pub(crate) fn fast_range<L: Lane>(r: &RectLanes<L>, (dx, dy): (L, L), (x0, y0): (L, L)) -> L::Mask {
+    let zero = L::splat(L::Scalar::ZERO);
+    let lo = L::splat(L::Scalar::FAST_LO);
+    let no_tiny = |v: L| v.eq_(zero) | lo.le(v.abs());
+    let rect = no_tiny(r.xmin) & no_tiny(r.xmax) & no_tiny(r.ymin) & no_tiny(r.ymax);
+    dx.in_range_both(dy, L::Scalar::FAST_HI) & no_tiny(x0) & no_tiny(y0) & rect
 }
 
 /// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):
@@ -188,19 +203,13 @@ pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
     (line_t(lo, p0, r), line_t(hi, p0, r))
 }
 
-/// [`axis_t`] without its fix for underflow, and the lanes where a parameter underflowed to
-/// zero (a nonzero `bound − p0` whose product is `±0`): the vector loops redo such a chunk on
-/// their careful path (one branch per chunk, never taken on ordinary data), where [`axis_t`]
-/// fixes them. Elsewhere the two give the same bits.
+/// [`axis_t`] without its fix for underflow, for lanes that pass [`fast_range`] (where no
+/// parameter underflows): the same bits there.
 #[inline(always)]
-pub(crate) fn axis_t_fast<L: Lane>(lo: L, hi: L, p0: L, d: L) -> ((L, L), L::Mask) {
+pub(crate) fn axis_t_fast<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
     let r = L::splat(L::Scalar::ONE) / d;
     let zero = L::splat(L::Scalar::ZERO);
-    let (n_lo, n_hi) = (lo - p0, hi - p0);
-    let (p_lo, p_hi) = (n_lo * r, n_hi * r);
-    let underflow = |p: L, n: L| p.eq_(zero) & !n.eq_(zero);
-    let flags = underflow(p_lo, n_lo) | underflow(p_hi, n_hi);
-    ((p_lo + zero, p_hi + zero), flags)
+    ((lo - p0) * r + zero, (hi - p0) * r + zero)
 }
 
 /// The parameter of the line `coordinate = bound` for a segment from `p0` whose axis has the

@@ -11,8 +11,8 @@
 //! this very function on vectors, which is why the two give the same bits.
 
 use super::contract::{
-    axis_t, axis_t_fast, delta, finish_slab, in_range, in_range_both, segment_axis_careful, slab,
-    Raw, RectLanes,
+    axis_t, axis_t_fast, delta, fast_range, finish_slab, in_range, segment_axis_careful, slab, Raw,
+    RectLanes,
 };
 use super::{Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
@@ -34,23 +34,19 @@ pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
     slab_raw_fast(r, s).unwrap_or_else(|| slab_raw_careful(r, s))
 }
 
-/// [`slab_raw`] where every lane is in `axis_t`'s range and no parameter underflowed to zero
-/// (`contract::axis_t_fast`), else `None`:
+/// [`slab_raw`] where every lane passes `contract::fast_range` (in `axis_t`'s range, and no
+/// parameter can underflow to zero), else `None`:
 /// the vector loop then
 /// redoes the chunk with [`slab_raw_careful`] from its index (`simd_slab::drive`), so that no
 /// call in the hot loop needs the chunk in memory (that call cost about a third of the loop).
 #[inline(always)]
 pub(crate) fn slab_raw_fast<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Raw<L>> {
     let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-    let ok = in_range_both(dx, dy);
-    if L::any(!ok) {
+    if L::any(!fast_range(r, (dx, dy), (s.x0, s.y0))) {
         return None;
     }
-    let (tx, rare_x) = axis_t_fast(r.xmin, r.xmax, s.x0, dx);
-    let (ty, rare_y) = axis_t_fast(r.ymin, r.ymax, s.y0, dy);
-    if L::any(rare_x | rare_y) {
-        return None;
-    }
+    let tx = axis_t_fast(r.xmin, r.xmax, s.x0, dx);
+    let ty = axis_t_fast(r.ymin, r.ymax, s.y0, dy);
     // Every lane passed, so every coordinate is finite: a constant the compiler folds away.
     let below = L::splat(L::Scalar::ONE_BELOW);
     Some(Raw::from_slabs(slab(tx), slab(ty), below, below.eq_(below)))

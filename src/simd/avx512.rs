@@ -191,16 +191,16 @@ macro_rules! avx512_lane {
                 <$v as Load>::load(&a)
             }
             /// Neither is NaN, ±∞ or subnormal (one `vfpclass` each), and the larger magnitude
-            /// (one `vrange`) is at most `RANGE_HI`: the default's meaning in five instructions
+            /// (one `vrange`) is at most `hi`: the default's meaning in five instructions
             /// where it took eleven. These need AVX-512DQ, which x86-64-v4 has.
             #[cfg(target_feature = "avx512dq")]
             #[inline(always)]
-            fn in_range_both(self, o: $v) -> $m {
+            fn in_range_both(self, o: $v, hi: $t) -> $m {
                 // QNaN 0x01, +∞ 0x08, −∞ 0x10, subnormal 0x20, SNaN 0x80.
                 const BAD: i32 = 0x01 | 0x08 | 0x10 | 0x20 | 0x80;
                 // Bits 1:0 = 11: the larger magnitude; bits 3:2 = 10: its sign cleared.
                 const MAX_ABS: i32 = 0b1011;
-                let hi = <$v>::splat(<$t as crate::Real>::RANGE_HI);
+                let hi = <$v>::splat(hi);
                 // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
                 unsafe {
                     let bad = $fpclass::<BAD>(self.0) | $fpclass::<BAD>(o.0);
