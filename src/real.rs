@@ -128,9 +128,10 @@ pub trait Real:
     /// The largest value below one, `1 − ε/2`: the ceiling of `t_entry` and `t_exit` unless an
     /// endpoint makes them exactly 1.
     const ONE_BELOW: Self;
-    /// `1 + 4ε`: a boundary parameter ([`contract::line_t`](crate::kernels), within 3 ulps)
-    /// whose exact value is at most 1 is at most this. The grid walk visits the cells of lines
-    /// up to here: a line through `P1` can round above 1, and the cell beyond it holds `P1`.
+    /// `1 + 4ε`: a boundary parameter (`contract::line_t`, four roundings to nearest) whose
+    /// exact value is at most 1 is at most this. The grid walk visits the cells of lines up to
+    /// here: a line with an exact parameter of 1 or a hair below can round above 1, and the cell
+    /// beyond it may hold `P1`.
     const ONE_REACH: Self;
     /// `1 − 2ε`: with both ends outside, a rounded entry at or above this is no hit (see
     /// `contract::Ends::graze_top`).
