@@ -475,14 +475,14 @@ pub(crate) fn finish_known<L: Lane>(
 /// the exact sign: the same answers with a fraction of the comparisons, because
 ///
 /// * `raw.entry` (`max(0, near_x, near_y)`) is `+0` where no boundary is crossed inward after
-///   `P0`, else at least `TINY`; `raw.exit` (`min(1, far_x, far_y)`) is zero only when the
+///   `P0`, else at least `TINY`; `raw.exit` (`min(1 − ε/2, far_x, far_y)`) is zero only when the
 ///   segment leaves exactly at `P0`, and negative when `P0` is beyond a bound it moves away
 ///   from. So a hit (`t_entry ≤ t_exit`) has `t_entry == 0` iff `P0` is in the closed rect and
 ///   `t_exit == 0` iff it leaves exactly at `P0`: no test of `P0`;
 /// * `t_exit == 1` iff `P1` is inside: the one endpoint test (four comparisons);
 /// * the far end at `P1` (`t_entry == 1` iff the segment enters exactly at `P1`) can only matter
 ///   where `P1` is inside and the rounded entry is within 4 ulps of 1 (at or above
-///   `GRAZE_TOP`; `line_t` is within 3 ulps): those lanes are settled by comparing
+///   `GRAZE_TOP`; the parameters are within 2 ulps): those lanes are settled by comparing
 ///   coordinates, behind one branch per chunk;
 /// * with `P1` outside, an entry at or above `GRAZE_TOP` is a graze, a miss (as in
 ///   [`finish_ends`]). With `P0` inside the entry is 0 and the exit at least 0, with `P1`
