@@ -56,6 +56,8 @@ pub trait Lane:
     /// or positive, with every `o` whose sign bit is set (`-0.0` included) below it. NaN
     /// lanes compare by their bits too.
     fn le_bits(self, o: Self) -> Self::Mask;
+    /// Whether the bits are equal: `0.0` and `-0.0` differ, and a NaN equals its own bits.
+    fn eq_bits(self, o: Self) -> Self::Mask;
     /// Whether any lane of `m` is true.
     fn any(m: Self::Mask) -> bool;
     /// `|self|` (clears the sign bit; NaN stays NaN).
@@ -76,7 +78,17 @@ pub trait Lane:
     /// Lane `l` set to `f(l)`.
     fn from_fn(f: impl FnMut(usize) -> Self::Scalar) -> Self;
 
-    /// Whether `self` and `o` (the coordinate differences of a segment's two axes) are each zero,
+    /// `self · o + 0`, the product rounded once: one FMA where the build has one, else a
+    /// product and a sum, which give the same bits unless the product underflows to zero
+    /// (then the FMA keeps the exact product's sign). The slab's fast path
+    /// (`contract::axis_t_fast`) uses it only where no product underflows.
+    #[inline(always)]
+    fn mul_plus_zero(self, o: Self) -> Self {
+        self * o + Self::splat(Self::Scalar::ZERO)
+    }
+
+    /// Whether `self` and `o` (the coordinate differences of a segment's two axes) are each `+0`
+    /// (not `-0`: the caller may skip `contract::delta`'s `+ 0`),
     /// or normal with a magnitude at most `hi` (at most [`RANGE_HI`](Real::RANGE_HI): where
     /// `(bound − p)·(1/d)` keeps its precision, `contract::in_range`). False for NaN and ±∞. This default compares,
     /// with one test of the larger magnitude against `RANGE_HI` (`max` in the order that keeps
@@ -89,8 +101,26 @@ pub trait Lane:
         let (ax, ay) = (self.abs(), o.abs());
         let zero = Self::splat(Self::Scalar::ZERO);
         let lo = Self::splat(Self::Scalar::RANGE_LO);
-        let not_tiny = |a: Self| lo.le(a) | a.eq_(zero);
-        not_tiny(ax) & not_tiny(ay) & ay.max_any(ax).le(Self::splat(hi))
+        let ok = |d: Self, a: Self| lo.le(a) | d.eq_bits(zero);
+        ok(self, ax) & ok(o, ay) & ay.max_any(ax).le(Self::splat(hi))
+    }
+
+    /// `m & (self <= o)`: one compare under a mask with AVX-512, where a compare and an `and`
+    /// of masks would be two instructions.
+    #[inline(always)]
+    fn le_and(self, o: Self, m: Self::Mask) -> Self::Mask {
+        m & self.le(o)
+    }
+
+    /// Whether `self` and `o` are each zero or at least [`FAST_LO`](Real::FAST_LO) in
+    /// magnitude (the slab's fast path asks it of a segment's start: `contract::fast_range`).
+    /// AVX-512 compares the bits as integers (one test for both).
+    #[inline(always)]
+    fn not_tiny_both(self, o: Self) -> Self::Mask {
+        let zero = Self::splat(Self::Scalar::ZERO);
+        let lo = Self::splat(Self::Scalar::FAST_LO);
+        let ok = |v: Self| v.eq_(zero) | lo.le(v.abs());
+        ok(self) & ok(o)
     }
 
     /// `self > o`.

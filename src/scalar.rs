@@ -38,6 +38,10 @@ macro_rules! scalar_lane {
                 (self.to_bits() as $int) <= (o.to_bits() as $int)
             }
             #[inline(always)]
+            fn eq_bits(self, o: $t) -> bool {
+                self.to_bits() == o.to_bits()
+            }
+            #[inline(always)]
             fn finite(self) -> bool {
                 self.is_finite()
             }

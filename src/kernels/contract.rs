@@ -57,10 +57,11 @@ impl<L: Lane> RectLanes<L> {
         }
     }
 
-    /// Whether `(x, y)` is in the closed rect.
+    /// Whether `(x, y)` is in the closed rect: four compares chained by [`Lane::le_and`].
     #[inline(always)]
     pub fn contains(&self, x: L, y: L) -> L::Mask {
-        self.xmin.le(x) & x.le(self.xmax) & self.ymin.le(y) & y.le(self.ymax)
+        let m = x.le_and(self.xmax, self.xmin.le(x));
+        y.le_and(self.ymax, self.ymin.le_and(y, m))
     }
 }
 
@@ -170,7 +171,7 @@ pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
     dx.in_range_both(dy, L::Scalar::RANGE_HI)
 }
 
-/// The slab's fast path (segments and rays): both coordinate differences (or directions) zero
+/// The slab's fast path (segments and rays): both coordinate differences (or directions) `+0`
 /// or normal and at most [`FAST_HI`](crate::Real::FAST_HI), and the start's coordinates and the
 /// rect's bounds zero or at least [`FAST_LO`](crate::Real::FAST_LO) in magnitude. Then no
 /// parameter of [`axis_t_fast`] underflows to zero, so their signs are exact with no test of
@@ -178,11 +179,8 @@ pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
 /// path. The rect's part is the same for every chunk of a batch.
 #[inline(always)]
 pub(crate) fn fast_range<L: Lane>(r: &RectLanes<L>, (dx, dy): (L, L), (x0, y0): (L, L)) -> L::Mask {
-    let zero = L::splat(L::Scalar::ZERO);
-    let lo = L::splat(L::Scalar::FAST_LO);
-    let no_tiny = |v: L| v.eq_(zero) | lo.le(v.abs());
-    let rect = no_tiny(r.xmin) & no_tiny(r.xmax) & no_tiny(r.ymin) & no_tiny(r.ymax);
-    dx.in_range_both(dy, L::Scalar::FAST_HI) & no_tiny(x0) & no_tiny(y0) & rect
+    let rect = r.xmin.not_tiny_both(r.xmax) & r.ymin.not_tiny_both(r.ymax);
+    dx.in_range_both(dy, L::Scalar::FAST_HI) & x0.not_tiny_both(y0) & rect
 }
 
 /// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):
@@ -204,12 +202,13 @@ pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
 }
 
 /// [`axis_t`] without its fix for underflow, for lanes that pass [`fast_range`] (where no
-/// parameter underflows): the same bits there.
+/// parameter underflows): the same bits there, with each product and its `+ 0` in one FMA
+/// ([`Lane::mul_plus_zero`]). `d` may come without [`delta`]'s `+ 0`: `fast_range` turns
+/// `d = -0` away.
 #[inline(always)]
 pub(crate) fn axis_t_fast<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
     let r = L::splat(L::Scalar::ONE) / d;
-    let zero = L::splat(L::Scalar::ZERO);
-    ((lo - p0) * r + zero, (hi - p0) * r + zero)
+    ((lo - p0).mul_plus_zero(r), (hi - p0).mul_plus_zero(r))
 }
 
 /// The parameter of the line `coordinate = bound` for a segment from `p0` whose axis has the
@@ -499,7 +498,7 @@ pub(crate) fn finish_slab<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>
     let mut t_entry = raw.entry;
     // `raw.exit` is at most `1 − ε/2` already (the top `slab_raw` gives `Raw::from_slabs`).
     let t_exit = L::select(end_in, one, raw.exit);
-    let near_one = end_in & raw.entry.ge(graze);
+    let near_one = graze.le_and(raw.entry, end_in);
     if L::any(near_one) {
         let start = Beyond::of(r, s.x0, s.y0);
         let at_end = start.reached_across(r, s.x1, s.y1);

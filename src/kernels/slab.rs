@@ -41,15 +41,22 @@ pub(crate) fn slab_raw<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Raw<L> {
 /// call in the hot loop needs the chunk in memory (that call cost about a third of the loop).
 #[inline(always)]
 pub(crate) fn slab_raw_fast<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Raw<L>> {
-    let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+    // No `+ 0` (`delta`): `fast_range` turns `-0` away, so a parallel axis here has `+0`.
+    let (dx, dy) = (s.x1 - s.x0, s.y1 - s.y0);
     if L::any(!fast_range(r, (dx, dy), (s.x0, s.y0))) {
         return None;
     }
     let tx = axis_t_fast(r.xmin, r.xmax, s.x0, dx);
     let ty = axis_t_fast(r.ymin, r.ymax, s.y0, dy);
-    // Every lane passed, so every coordinate is finite: a constant the compiler folds away.
+    // Every lane passed, so every coordinate is finite: an integer compare of constants, which
+    // the compiler folds away (a float compare it keeps).
     let below = L::splat(L::Scalar::ONE_BELOW);
-    Some(Raw::from_slabs(slab(tx), slab(ty), below, below.eq_(below)))
+    Some(Raw::from_slabs(
+        slab(tx),
+        slab(ty),
+        below,
+        below.eq_bits(below),
+    ))
 }
 
 /// [`slab_raw`] for a chunk with a lane out of `axis_t`'s range: those lanes by `careful_t`,

@@ -67,10 +67,10 @@ mask_ops!(Mask8);
 macro_rules! avx512_lane {
     ($v:ident, $r:ty, $t:ty, $m:ident, $width:literal,
      add $add:ident, sub $sub:ident, mul $mul:ident, div $div:ident, xor $xor:ident,
-     set1 $set1:ident, blend $blend:ident, cmp $cmp:ident, abs $abs:ident, sqrt $sqrt:ident,
-     min $min:ident, max $max:ident, loadu $loadu:ident, storeu $storeu:ident,
+     set1 $set1:ident, blend $blend:ident, cmp $cmp:ident, mask_cmp $mask_cmp:ident, abs $abs:ident, sqrt $sqrt:ident,
+     min $min:ident, max $max:ident, fma $fma:ident, loadu $loadu:ident, storeu $storeu:ident,
      fpclass $fpclass:ident, range $range:ident, cmp_int $cmp_int:ident, to_int $to_int:ident,
-     low_bytes $low_bytes:path, rows $rows:path) => {
+     low_bytes $low_bytes:path, rows $rows:path, not_tiny $not_tiny:path) => {
         macro_rules! binop {
             ($tr:ident, $f:ident, $intr:ident) => {
                 impl $tr for $v {
@@ -137,6 +137,11 @@ macro_rules! avx512_lane {
                 self.cmp::<_CMP_GE_OQ>(o)
             }
             #[inline(always)]
+            fn le_and(self, o: $v, m: $m) -> $m {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $m(unsafe { $mask_cmp::<_CMP_LE_OQ>(m.0, self.0, o.0) })
+            }
+            #[inline(always)]
             fn eq_(self, o: $v) -> $m {
                 self.cmp::<_CMP_EQ_OQ>(o)
             }
@@ -144,6 +149,16 @@ macro_rules! avx512_lane {
             fn le_bits(self, o: $v) -> $m {
                 // SAFETY: AVX-512F is enabled for this build (the module's cfg).
                 $m(unsafe { $cmp_int::<_MM_CMPINT_LE>($to_int(self.0), $to_int(o.0)) })
+            }
+            #[inline(always)]
+            fn eq_bits(self, o: $v) -> $m {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $m(unsafe { $cmp_int::<_MM_CMPINT_EQ>($to_int(self.0), $to_int(o.0)) })
+            }
+            #[inline(always)]
+            fn mul_plus_zero(self, o: $v) -> $v {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $v(unsafe { $fma(self.0, o.0, <$v>::splat(0.0).0) })
             }
             #[inline(always)]
             fn finite(self) -> $m {
@@ -190,14 +205,18 @@ macro_rules! avx512_lane {
                 let a: [$t; $width] = core::array::from_fn(f);
                 <$v as Load>::load(&a)
             }
-            /// Neither is NaN, ±∞ or subnormal (one `vfpclass` each), and the larger magnitude
+            #[inline(always)]
+            fn not_tiny_both(self, o: $v) -> $m {
+                $not_tiny(self, o)
+            }
+            /// Neither is NaN, ±∞, `-0` or subnormal (one `vfpclass` each), and the larger magnitude
             /// (one `vrange`) is at most `hi`: the default's meaning in five instructions
             /// where it took eleven. These need AVX-512DQ, which x86-64-v4 has.
             #[cfg(target_feature = "avx512dq")]
             #[inline(always)]
             fn in_range_both(self, o: $v, hi: $t) -> $m {
-                // QNaN 0x01, +∞ 0x08, −∞ 0x10, subnormal 0x20, SNaN 0x80.
-                const BAD: i32 = 0x01 | 0x08 | 0x10 | 0x20 | 0x80;
+                // QNaN 0x01, −0 0x04, +∞ 0x08, −∞ 0x10, subnormal 0x20, SNaN 0x80.
+                const BAD: i32 = 0x01 | 0x04 | 0x08 | 0x10 | 0x20 | 0x80;
                 // Bits 1:0 = 11: the larger magnitude; bits 3:2 = 10: its sign cleared.
                 const MAX_ABS: i32 = 0b1011;
                 let hi = <$v>::splat(hi);
@@ -252,19 +271,78 @@ fn xor_pd(a: __m512d, b: __m512d) -> __m512d {
 
 avx512_lane!(F32x16, __m512, f32, Mask16, 16,
     add _mm512_add_ps, sub _mm512_sub_ps, mul _mm512_mul_ps, div _mm512_div_ps, xor xor_ps,
-    set1 _mm512_set1_ps, blend _mm512_mask_blend_ps, cmp _mm512_cmp_ps_mask,
-    abs _mm512_abs_ps, sqrt _mm512_sqrt_ps, min _mm512_min_ps, max _mm512_max_ps,
+    set1 _mm512_set1_ps, blend _mm512_mask_blend_ps, cmp _mm512_cmp_ps_mask, mask_cmp _mm512_mask_cmp_ps_mask,
+    abs _mm512_abs_ps, sqrt _mm512_sqrt_ps, min _mm512_min_ps, max _mm512_max_ps, fma _mm512_fmadd_ps,
     loadu _mm512_loadu_ps, storeu _mm512_storeu_ps, fpclass _mm512_fpclass_ps_mask, range _mm512_range_ps,
     cmp_int _mm512_cmp_epi32_mask, to_int _mm512_castps_si512,
-    low_bytes low_bytes_f32, rows rows_f32);
+    low_bytes low_bytes_f32, rows rows_f32, not_tiny not_tiny_f32);
 
 avx512_lane!(F64x8, __m512d, f64, Mask8, 8,
     add _mm512_add_pd, sub _mm512_sub_pd, mul _mm512_mul_pd, div _mm512_div_pd, xor xor_pd,
-    set1 _mm512_set1_pd, blend _mm512_mask_blend_pd, cmp _mm512_cmp_pd_mask,
-    abs _mm512_abs_pd, sqrt _mm512_sqrt_pd, min _mm512_min_pd, max _mm512_max_pd,
+    set1 _mm512_set1_pd, blend _mm512_mask_blend_pd, cmp _mm512_cmp_pd_mask, mask_cmp _mm512_mask_cmp_pd_mask,
+    abs _mm512_abs_pd, sqrt _mm512_sqrt_pd, min _mm512_min_pd, max _mm512_max_pd, fma _mm512_fmadd_pd,
     loadu _mm512_loadu_pd, storeu _mm512_storeu_pd, fpclass _mm512_fpclass_pd_mask, range _mm512_range_pd,
     cmp_int _mm512_cmp_epi64_mask, to_int _mm512_castpd_si512,
-    low_bytes low_bytes_f64, rows rows_f64);
+    low_bytes low_bytes_f64, rows rows_f64, not_tiny not_tiny_f64);
+
+/// [`Lane::not_tiny_both`] on the bits as unsigned integers: `w = 2·bits − 2` (the sign
+/// shifted out, wrapping) is below the same of `FAST_LO` exactly for `0 < |v| < FAST_LO`, and
+/// zero wraps to the top. So one `min` of both and one compare: four integer operations and a
+/// compare, where comparing floats took eight and two masks.
+macro_rules! not_tiny_fn {
+    ($name:ident, $v:ident, $m:ident, $t:ty, $cast:ident, $slli:ident, $add:ident, $min:ident,
+     $cmp:ident, $set1:ident, $int:ty) => {
+        #[inline(always)]
+        fn $name(a: $v, b: $v) -> $m {
+            let two_bits = |x: <$t as Bits>::U| (x << 1).wrapping_sub(2);
+            let lo = two_bits(<$t as crate::Real>::FAST_LO.to_bits());
+            // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+            unsafe {
+                let w = |v: $v| $add($slli::<1>($cast(v.0)), $set1(-2));
+                let m = $min(w(a), w(b));
+                $m($cmp::<_MM_CMPINT_NLT>(m, $set1(lo as $int)))
+            }
+        }
+    };
+}
+
+/// The unsigned integer of a float's bits.
+trait Bits {
+    type U;
+}
+impl Bits for f32 {
+    type U = u32;
+}
+impl Bits for f64 {
+    type U = u64;
+}
+
+not_tiny_fn!(
+    not_tiny_f32,
+    F32x16,
+    Mask16,
+    f32,
+    _mm512_castps_si512,
+    _mm512_slli_epi32,
+    _mm512_add_epi32,
+    _mm512_min_epu32,
+    _mm512_cmp_epu32_mask,
+    _mm512_set1_epi32,
+    i32
+);
+not_tiny_fn!(
+    not_tiny_f64,
+    F64x8,
+    Mask8,
+    f64,
+    _mm512_castpd_si512,
+    _mm512_slli_epi64,
+    _mm512_add_epi64,
+    _mm512_min_epu64,
+    _mm512_cmp_epu64_mask,
+    _mm512_set1_epi64,
+    i64
+);
 
 /// [`Lane::write_low_bytes`] for 16 `f32` lanes: one truncating narrow (`vpmovdb`), one store.
 #[inline(always)]

@@ -40,6 +40,16 @@ macro_rules! wide_lane {
                 bytemuck::cast::<$int, $v>(!a.simd_gt(b))
             }
             #[inline(always)]
+            fn eq_bits(self, o: $v) -> $v {
+                let (a, b) = (bytemuck::cast::<$v, $int>(self), bytemuck::cast::<$v, $int>(o));
+                bytemuck::cast::<$int, $v>(a.simd_eq(b))
+            }
+            #[inline(always)]
+            fn mul_plus_zero(self, o: $v) -> $v {
+                // `wide`'s `mul_add` is one FMA where the build has FMA, else `self * o + 0`.
+                self.mul_add(o, <$v>::splat(0.0))
+            }
+            #[inline(always)]
             fn finite(self) -> $v {
                 self.is_finite()
             }
