@@ -123,6 +123,12 @@ pub trait Lane:
         ok(self) & ok(o)
     }
 
+    /// `m & (self == o)`: one compare under a mask with AVX-512 (see [`Lane::le_and`]).
+    #[inline(always)]
+    fn eq_and(self, o: Self, m: Self::Mask) -> Self::Mask {
+        m & self.eq_(o)
+    }
+
     /// `self > o`.
     #[inline(always)]
     fn gt(self, o: Self) -> Self::Mask {

@@ -142,6 +142,11 @@ macro_rules! avx512_lane {
                 $m(unsafe { $mask_cmp::<_CMP_LE_OQ>(m.0, self.0, o.0) })
             }
             #[inline(always)]
+            fn eq_and(self, o: $v, m: $m) -> $m {
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                $m(unsafe { $mask_cmp::<_CMP_EQ_OQ>(m.0, self.0, o.0) })
+            }
+            #[inline(always)]
             fn eq_(self, o: $v) -> $m {
                 self.cmp::<_CMP_EQ_OQ>(o)
             }
