@@ -504,7 +504,7 @@ pub(crate) fn finish_slab<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>
         let at_end = enters_at_end(r, s);
         t_entry = L::select(at_end, one, raw.entry.min_any(below));
     }
-    let hit = raw.valid & t_entry.le(t_exit) & (t_entry.lt(graze) | end_in);
+    let hit = t_entry.le_and(t_exit, raw.valid & (t_entry.lt(graze) | end_in));
     let nan = L::splat(L::Scalar::NAN);
     Finished {
         valid: raw.valid,
