@@ -102,7 +102,11 @@ impl NaiveSlab {
         let n = input.len();
         out.check_len(n)?;
         let lanes = RectLanes::<F::Simd>::splat(rect);
-        let full = for_each_chunk(input, |i, s| put_lanes(out, i, &lanes, &s));
+        let full = for_each_chunk(
+            input,
+            #[inline(always)]
+            |i, s| put_lanes(out, i, &lanes, &s),
+        );
         let one = RectLanes::<F>::splat(rect);
         for i in full..n {
             put_lanes(out, i, &one, &input.segment(i));

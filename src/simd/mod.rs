@@ -34,6 +34,22 @@ pub(crate) fn rows_each<L: crate::real::Lane>(s: &[L::Scalar]) -> [L; 4] {
     core::array::from_fn(|c| L::from_fn(|l| s[4 * l + c]))
 }
 
+/// Asks the CPU to bring the cache line `bytes` past the start of `s` into the cache, ahead of
+/// a loop that will read it. A hint: it never faults, so the address may lie past the end.
+#[inline(always)]
+pub(crate) fn prefetch<T>(s: &[T], bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = s.as_ptr().cast::<i8>().wrapping_add(bytes);
+        // SAFETY: `prefetch` reads nothing and never faults, whatever the address; the pointer
+        // is formed with `wrapping_add`, which is defined past the end of the slice.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (s, bytes);
+}
+
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 pub type F32s = avx512::F32x16;
