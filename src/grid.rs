@@ -81,7 +81,7 @@ use rayon::prelude::*;
 use crate::buffers::SegmentSource;
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
-use crate::kernels::contract::{finish_slab, RectLanes};
+use crate::kernels::contract::{finish_slab, FarEnd, RectLanes};
 use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real};
@@ -581,7 +581,7 @@ impl<F: Real> Candidates<F> {
                 xmax: F::load(&g[6]),
                 ymax: F::load(&g[7]),
             };
-            let f = finish_slab(&r, &s, slab_raw(&r, &s));
+            let f = finish_slab(&r, &s, slab_raw(&r, &s), FarEnd::WhenNear);
             let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
             f.t_entry.write(&mut te);
             f.t_exit.write(&mut tx);

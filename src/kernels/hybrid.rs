@@ -21,7 +21,7 @@
 //! ends beyond the same edge, and `[0, 1]` for two ends inside, so the prefilter only takes a
 //! shortcut to the same answer.
 
-use super::contract::{Finished, RectLanes};
+use super::contract::{FarEnd, Finished, RectLanes};
 use super::simd_slab::{drive, slab_chunk, Broadcast};
 use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{ClipOutput, SegmentSource};
@@ -50,11 +50,11 @@ pub(crate) fn prefilter<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (L::Mask, 
 
 /// One chunk: the trivial answers when the prefilter settles every lane, else the slab.
 #[inline(always)]
-fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Finished<L>> {
+fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, far: FarEnd) -> Option<Finished<L>> {
     use crate::Real;
     let (inside, trivial) = prefilter(r, s);
     if L::any(!trivial) {
-        return slab_chunk(r, s);
+        return slab_chunk(r, s, far);
     }
     let (zero, one, nan) = (
         L::splat(L::Scalar::ZERO),
@@ -85,14 +85,13 @@ impl ClipKernel for Hybrid {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        #[allow(clippy::redundant_closure)]
-        // measured faster than the function item (see `slab_chunk`)
+        let far = FarEnd::for_batch::<F>(input.len());
         drive(
             &Broadcast::new(rect),
             input,
             out,
             #[inline(always)]
-            |r, s| clip_chunk(r, s),
+            |r, s| clip_chunk(r, s, far),
         );
         Ok(())
     }

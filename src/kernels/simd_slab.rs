@@ -16,7 +16,7 @@
 //! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
 //! as `slab-scalar` at every batch length.
 
-use super::contract::{clipped, finish_slab, Finished, RectLanes};
+use super::contract::{clipped, finish_slab, FarEnd, Finished, RectLanes};
 use super::slab::{slab_raw_careful, slab_raw_fast};
 use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
@@ -276,16 +276,21 @@ fn careful_chunk<
     i: usize,
 ) {
     let (r, s) = (rects.lanes(i), load_chunk(input, i));
-    let f = finish_slab(&r, &s, slab_raw_careful(&r, &s));
+    let f = finish_slab(&r, &s, slab_raw_careful(&r, &s), FarEnd::WhenNear);
     store_as::<F, F::Simd, T, C, SEGS>(out, i, &f, || clipped(&r, &s, &f));
 }
 
-/// `simd-slab`'s answer for one chunk. Callers pass it to [`drive`] inside a closure
-/// (`|r, s| slab_chunk(r, s)`): passed as a function item, the loop measured about 30% slower
+/// `simd-slab`'s answer for one chunk, the far end settled as `far` says. Callers pass it to
+/// [`drive`] inside a closure (`|r, s| slab_chunk(r, s, far)`): passed as a function item (when
+/// it took two arguments), the loop measured about 30% slower
 /// (`compare --dist mixed --n 64K`: 297–318 against 426–463 Mseg/s).
 #[inline(always)]
-pub(super) fn slab_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Option<Finished<L>> {
-    slab_raw_fast(r, s).map(|raw| finish_slab(r, s, raw))
+pub(super) fn slab_chunk<L: Lane>(
+    r: &RectLanes<L>,
+    s: &Segment<L>,
+    far: FarEnd,
+) -> Option<Finished<L>> {
+    slab_raw_fast(r, s).map(|raw| finish_slab(r, s, raw, far))
 }
 
 impl SimdSlab {
@@ -295,14 +300,13 @@ impl SimdSlab {
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) {
-        #[allow(clippy::redundant_closure)]
-        // measured faster than the function item (see `slab_chunk`)
+        let far = FarEnd::for_batch::<F>(input.len());
         drive(
             rects,
             input,
             out,
             #[inline(always)]
-            |r, s| slab_chunk(r, s),
+            |r, s| slab_chunk(r, s, far),
         );
     }
 }
@@ -322,15 +326,86 @@ impl ClipKernel for SimdSlab {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        #[allow(clippy::redundant_closure)]
-        // measured faster than the function item (see `slab_chunk`)
+        let far = FarEnd::for_batch::<F>(input.len());
         drive(
             &Broadcast::new(rect),
             input,
             out,
             #[inline(always)]
-            |r, s| slab_chunk(r, s),
+            |r, s| slab_chunk(r, s, far),
         );
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buffers::Segments;
+
+    /// `n` segments whose coordinates come from the rect's bounds, their neighbours one ulp
+    /// away and a few points outside: many endpoints on edges and corners, reached from
+    /// outside and from inside, so that many lanes have `t_entry == 1`.
+    fn on_edges<F: Real>(n: usize) -> Segments<F> {
+        let near = |v: f64| {
+            let v = F::from_f64(v);
+            [v, v.next_up(), -(-v).next_up()]
+        };
+        let table: Vec<F> = [0.0, 1.0, 0.5, -1.0, 2.0, 0.25]
+            .into_iter()
+            .flat_map(near)
+            .collect();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut pick = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            table[(seed % table.len() as u64) as usize]
+        };
+        let mut segs = Segments::new();
+        for _ in 0..n {
+            segs.push(Segment::new(pick(), pick(), pick(), pick()));
+        }
+        segs
+    }
+
+    /// Both ways of settling the far end give the same bits in every output, on data where
+    /// the branch of `FarEnd::WhenNear` is taken about half the time.
+    fn far_end_modes_agree<F: Real>() {
+        let n = 4099;
+        let segs = on_edges::<F>(n);
+        let rect = Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap();
+        let run = |far: FarEnd| {
+            let (mut te, mut tx, mut class) = (vec![F::ZERO; n], vec![F::ZERO; n], vec![0; n]);
+            let mut out = ClipOutput {
+                t_entry: Some(&mut te),
+                t_exit: Some(&mut tx),
+                class: Some(&mut class),
+                segments: None,
+            };
+            drive(&Broadcast::new(&rect), &segs.as_ref(), &mut out, |r, s| {
+                slab_chunk(r, s, far)
+            });
+            let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
+            (bits(&te), bits(&tx), class)
+        };
+        let (branch, every) = (run(FarEnd::WhenNear), run(FarEnd::EveryChunk));
+        let at_p1 = branch
+            .0
+            .iter()
+            .filter(|&&b| b == F::ONE.to_bits_u64())
+            .count();
+        assert!(at_p1 > n / 50, "too few entries at P1 to test: {at_p1}");
+        assert!(branch == every, "the far-end modes differ");
+    }
+
+    #[test]
+    fn far_end_modes_agree_f32() {
+        far_end_modes_agree::<f32>();
+    }
+
+    #[test]
+    fn far_end_modes_agree_f64() {
+        far_end_modes_agree::<f64>();
     }
 }

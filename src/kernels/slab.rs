@@ -11,8 +11,8 @@
 //! this very function on vectors, which is why the two give the same bits.
 
 use super::contract::{
-    axis_t, axis_t_fast, delta, fast_range, finish_slab, in_range, segment_axis_careful, slab, Raw,
-    RectLanes,
+    axis_t, axis_t_fast, delta, fast_range, finish_slab, in_range, segment_axis_careful, slab,
+    FarEnd, Raw, RectLanes,
 };
 use super::{Clip, ClipKernel};
 use crate::geom::{Rect, Segment};
@@ -82,6 +82,6 @@ impl ClipKernel for SlabScalar {
     #[inline]
     fn clip_one<F: Real>(rect: &Rect<F>, seg: &Segment<F>) -> Clip<F> {
         let r = RectLanes::splat(rect);
-        Clip::from_finished(finish_slab(&r, seg, slab_raw(&r, seg)))
+        Clip::from_finished(finish_slab(&r, seg, slab_raw(&r, seg), FarEnd::WhenNear))
     }
 }
