@@ -28,7 +28,7 @@ mod sector_lut;
 pub(crate) mod simd_slab;
 pub(crate) mod slab;
 
-pub use auto::{auto_rule, HYBRID_SHARE, PARALLEL_MIN};
+pub use auto::{auto_rule, PARALLEL_MIN};
 pub use cohen_sutherland::CohenSutherland;
 pub use hybrid::Hybrid;
 pub use liang_barsky::LiangBarsky;
@@ -214,14 +214,11 @@ impl Algorithm {
             })
     }
 
-    /// The concrete algorithm `Auto` picks for this batch (itself for the others).
-    pub fn resolve<F: Real, S: SegmentSource<F> + ?Sized>(
-        self,
-        rect: &Rect<F>,
-        input: &S,
-    ) -> Algorithm {
+    /// The kernel this algorithm runs: `simd-slab` for `Auto` (on one thread or several), itself
+    /// for the others.
+    pub fn resolve(self) -> Algorithm {
         match self {
-            Algorithm::Auto => auto::choose(rect, input),
+            Algorithm::Auto => Algorithm::SimdSlab,
             a => a,
         }
     }
