@@ -26,11 +26,12 @@ use crate::geom::Rect;
 use crate::real::Real;
 
 /// Batches shorter than this stay on the calling thread: below it, handing work to a second
-/// thread costs more than it saves. Measured 2026-11-23 (2 cores, `mixed` f32, `--emit t`,
-/// calls from outside the pool, best of 51 samples; `auto` with the threshold lowered to 8K
-/// against one-thread `simd-slab`): 8K 338 vs 523 Mseg/s, 16K 556 vs 472, 32K 832 vs 530, 64K
-/// 876 vs 569, 256K 998 vs 683. So from 32K (it was 128K, set on an earlier machine).
-pub const PARALLEL_MIN: usize = 1 << 15;
+/// thread costs more than it saves. Measured 2026-11-24 (2 cores of a Zen 4 shared with other
+/// tenants, load average about 1.5; `mixed` f32, `--emit t`, calls from outside the pool,
+/// medians of 31; `auto` on two threads against `simd-slab` on one, Mseg/s): 32K 932 / 1,734,
+/// 64K 1,450 / 1,673, 128K 1,512 / 1,723, 256K 1,511 / 1,644, 512K 1,498 / 1,385, 1M 1,771 /
+/// 1,464, 4M 1,271 / 987. So from 512K (it was 32K, set for the slower kernel of 2026-11-23).
+pub const PARALLEL_MIN: usize = 1 << 19;
 
 /// What `auto` does, in one line (for `slabclip info`).
 pub fn auto_rule() -> String {
