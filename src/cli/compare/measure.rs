@@ -195,6 +195,9 @@ pub struct Runner<'a, F> {
     threads: usize,
 }
 
+/// How long each subject runs untimed before each of its samples ([`Runner::time`]).
+const WARM_UP: Duration = Duration::from_millis(30);
+
 /// Pieces per thread when a batch is split: a few, so a slow thread does not hold up the rest.
 const PIECES_PER_THREAD: usize = 4;
 
@@ -240,9 +243,8 @@ impl<'a, F: Real> Runner<'a, F> {
     }
 
     /// Times every subject: first the passes per sample of each (see `calibrate`), then
-    /// `repeat` rounds, each taking
-    /// one sample of every subject in turn, so that a slow spell of a busy machine hits all
-    /// alike.
+    /// `repeat` rounds, each taking one sample of every subject in turn (after [`WARM_UP`] of
+    /// untimed passes of it), so that a slow spell of a busy machine hits all alike.
     ///
     /// Everything runs inside the pool, entered once: a pass pays for no hand-off to the pool
     /// (with one thread, for none at all), and the timer is read twice per sample, not per pass,
@@ -264,6 +266,17 @@ impl<'a, F: Real> Runner<'a, F> {
                 .collect();
             for _ in 0..repeat {
                 for (&s, t) in subjects.iter().zip(&mut timings) {
+                    // Untimed passes first, for at least `WARM_UP`: with short samples (the
+                    // default 1 ms is one or two passes of 1M segments) a vector kernel that
+                    // ran right after a scalar one was up to a quarter slower, for longer than
+                    // one pass. `mixed` 1M, `simd-slab` (after `cohen-sutherland`) against the
+                    // same code in `auto`'s row (after `hybrid`), Mseg/s: no warm-up 1,088 /
+                    // 1,379; one pass 896 / 976; 10 ms 1,229 / 1,311; 30 ms 1,213 / 1,250
+                    // (road-like 1,427 / 1,423).
+                    let warm = (t.passes as f64 * WARM_UP.as_secs_f64() / sample.as_secs_f64())
+                        .ceil()
+                        .clamp(1.0, (1u64 << 30) as f64);
+                    self.passes(s, out, warm as usize);
                     let took = self.passes(s, out, t.passes);
                     t.per_pass.push(took.div_f64(t.passes as f64));
                 }
