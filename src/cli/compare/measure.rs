@@ -273,10 +273,10 @@ impl<'a, F: Real> Runner<'a, F> {
                     // same code in `auto`'s row (after `hybrid`), Mseg/s: no warm-up 1,088 /
                     // 1,379; one pass 896 / 976; 10 ms 1,229 / 1,311; 30 ms 1,213 / 1,250
                     // (road-like 1,427 / 1,423).
-                    let warm = (t.passes as f64 * WARM_UP.as_secs_f64() / sample.as_secs_f64())
-                        .ceil()
-                        .clamp(1.0, (1u64 << 30) as f64);
-                    self.passes(s, out, warm as usize);
+                    let mut warm = Duration::ZERO;
+                    while warm < WARM_UP {
+                        warm += self.passes(s, out, t.passes);
+                    }
                     let took = self.passes(s, out, t.passes);
                     t.per_pass.push(took.div_f64(t.passes as f64));
                 }
