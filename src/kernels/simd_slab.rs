@@ -1,17 +1,18 @@
-//! `simd-slab`: the slab method of `slab.rs`, across segments in `wide` vectors.
+//! `simd-slab`: the slab method of `slab.rs`, across segments in SIMD vectors.
 //!
 //! ```text
 //! for each chunk of LANES segments (loaded straight from SoA columns, or gathered):
 //!     raw      = slab_raw(rect, chunk)          the very function slab-scalar runs
-//!     finished = finish(rect, chunk, raw)       the shared contract
+//!     finished = finish_slab(rect, chunk, raw)  the shared contract
 //!     store t_entry, t_exit, class codes, clipped segments as asked
 //! the last len % LANES segments: the same functions on scalar lanes
 //! ```
 //!
-//! Branch-free but for one rarely taken branch per chunk: the careful path for coordinate
-//! differences out of `axis_t`'s range (NaN, ±∞, subnormal, beyond `2^126`). The exact far ends
-//! are computed for every chunk (`contract::finish`: a branch on them mispredicted on data with
-//! endpoints on the edges).
+//! Branch-free but for two branches per chunk: the careful path for coordinates out of the
+//! fast range (NaN, ±∞, `-0` differences, extreme or tiny magnitudes: never on ordinary data),
+//! and, on batches below 16 MiB, the far end at `P1` for chunks with a lane near it
+//! (`contract::FarEnd`: larger batches settle it for every chunk, where a mispredicted branch
+//! would also drop the loads in flight).
 //!
 //! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
 //! as `slab-scalar` at every batch length.
