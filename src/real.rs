@@ -112,15 +112,19 @@ pub trait Lane:
         m & self.le(o)
     }
 
-    /// Whether `self` and `o` are each zero or at least [`FAST_LO`](Real::FAST_LO) in
+    /// Whether neither `self` nor `o` is nonzero and below [`FAST_LO`](Real::FAST_LO) in
     /// magnitude (the slab's fast path asks it of a segment's start: `contract::fast_range`).
-    /// AVX-512 compares the bits as integers (one test for both).
+    /// NaN and ±∞ pass: the range test of the differences turns those away. AVX-512 compares
+    /// the bits as integers (one test for both).
     #[inline(always)]
     fn not_tiny_both(self, o: Self) -> Self::Mask {
         let zero = Self::splat(Self::Scalar::ZERO);
         let lo = Self::splat(Self::Scalar::FAST_LO);
-        let ok = |v: Self| v.eq_(zero) | lo.le(v.abs());
-        ok(self) & ok(o)
+        let tiny = |v: Self| {
+            let a = v.abs();
+            zero.lt(a) & a.lt(lo)
+        };
+        !(tiny(self) | tiny(o))
     }
 
     /// `m & (self == o)`: one compare under a mask with AVX-512 (see [`Lane::le_and`]).

@@ -489,4 +489,77 @@ mod tests {
         assert_eq!(bytes.to_vec(), (0..16u8).collect::<Vec<_>>());
         assert_eq!((-F64x8::splat(0.0)).lt(F64x8::splat(0.0)), Mask8(0));
     }
+
+    /// Values at the edges of the fast path's tests: zeros of both signs, subnormals, the
+    /// neighbours of `FAST_LO`, `RANGE_LO`, `FAST_HI` and `RANGE_HI`, ±∞ and NaN.
+    fn edge_values<F: crate::Real>() -> Vec<F> {
+        let mut v = vec![
+            F::ZERO,
+            -F::ZERO,
+            F::ONE,
+            -F::ONE,
+            F::INFINITY,
+            -F::INFINITY,
+            F::NAN,
+        ];
+        let tiny = F::from_f64(f64::from(f32::from_bits(1)));
+        for x in [F::FAST_LO, F::RANGE_LO, F::FAST_HI, F::RANGE_HI, tiny] {
+            let below = -((-x).next_up());
+            for y in [x, x.next_up(), below] {
+                v.extend([y, -y]);
+            }
+        }
+        v
+    }
+
+    /// The overriding operations (`vfpclass`, `vrange`, integer compares, masked compares, the
+    /// FMA) give what the scalar lanes' plain definitions give, lane by lane, on every pair of
+    /// edge values.
+    macro_rules! overrides_match_scalar_lanes {
+        ($name:ident, $v:ident, $t:ty, $w:literal) => {
+            #[test]
+            fn $name() {
+                let vals = edge_values::<$t>();
+                let lanes = |m: u32, l: usize| m >> l & 1 == 1;
+                for (i, &a0) in vals.iter().enumerate() {
+                    let a: Vec<$t> = (0..$w).map(|l| vals[(i + l) % vals.len()]).collect();
+                    for k in 0..vals.len() {
+                        let b: Vec<$t> = (0..$w).map(|l| vals[(k + 3 * l) % vals.len()]).collect();
+                        let (va, vb) = (<$v as Load>::load(&a), <$v as Load>::load(&b));
+                        let hi = <$t as crate::Real>::FAST_HI;
+                        let m = va.lt(vb);
+                        let got = [
+                            va.in_range_both(vb, hi).0 as u32,
+                            va.not_tiny_both(vb).0 as u32,
+                            va.eq_bits(vb).0 as u32,
+                            va.le_and(vb, m).0 as u32,
+                            va.eq_and(vb, m).0 as u32,
+                        ];
+                        let mut prod = [0 as $t; $w];
+                        va.mul_plus_zero(vb).write(&mut prod);
+                        for l in 0..$w {
+                            let (x, y) = (a[l], b[l]);
+                            let want = [
+                                Lane::in_range_both(x, y, hi),
+                                Lane::not_tiny_both(x, y),
+                                x.to_bits() == y.to_bits(),
+                                x < y && x <= y,
+                                x < y && x == y,
+                            ];
+                            for (op, (g, w)) in got.iter().zip(want).enumerate() {
+                                assert_eq!(lanes(*g, l), w, "op {op} on {x:e}, {y:e} ({a0:e})");
+                            }
+                            // The FMA differs from `x·y + 0` only where the product underflows.
+                            let p = x * y + 0.0;
+                            if !(p == 0.0 && x != 0.0 && y != 0.0) {
+                                assert_eq!(prod[l].to_bits(), p.to_bits(), "{x:e} · {y:e}");
+                            }
+                        }
+                    }
+                }
+            }
+        };
+    }
+    overrides_match_scalar_lanes!(f32_overrides_match_scalar_lanes, F32x16, f32, 16);
+    overrides_match_scalar_lanes!(f64_overrides_match_scalar_lanes, F64x8, f64, 8);
 }
