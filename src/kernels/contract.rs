@@ -482,9 +482,8 @@ pub(crate) fn finish_known<L: Lane>(
 /// * the far end at `P1` (`t_entry == 1` iff the segment enters exactly at `P1`) can only matter
 ///   where `P1` is inside and the rounded entry is within 4 ulps of 1 (at or above
 ///   `GRAZE_TOP`; the parameters are within 2 ulps): those lanes are settled on the
-///   coordinates ([`enters_at_end`]), behind one branch per chunk. On `mixed` data 47% of the
-///   chunks of 16 take it, and the branch still measured faster than none (1.70–1.77 against
-///   1.69 Gseg/s; road-like, where 2% do, 1.92 against 1.69);
+///   coordinates ([`enters_at_end`]), behind one branch per chunk or for every chunk, as
+///   `far` says ([`FarEnd`], where the measurements are);
 /// * with `P1` outside, an entry at or above `GRAZE_TOP` is a graze, a miss (as in
 ///   [`finish_ends`]). With `P0` inside the entry is 0 and the exit at least 0, with `P1`
 ///   inside the exit is 1: always a hit.
@@ -555,7 +554,7 @@ impl FarEnd {
 /// parameter, so any finite input is answered exactly): `P1`'s coordinate equals the clamped
 /// one only if `P0` was beyond that bound or is `P1`'s own coordinate, and the second is
 /// ruled out by `d ≠ 0`. Measured against the side tests of `Beyond::reached_across` (eight
-/// compares) on `compare --dist mixed`: 1.70–1.77 against 1.50 Gseg/s.
+/// compares), `simd-slab` on `mixed` 64K in a scratch harness: 1.70–1.77 against 1.50 Gseg/s.
 #[inline(always)]
 fn enters_at_end<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> L::Mask {
     let zero = L::splat(L::Scalar::ZERO);

@@ -343,6 +343,7 @@ impl ClipKernel for SimdSlab {
 mod tests {
     use super::*;
     use crate::buffers::Segments;
+    use crate::workload::SplitMix64;
 
     /// `n` segments whose coordinates come from the rect's bounds, their neighbours one ulp
     /// away and a few points outside: many endpoints on edges and corners, reached from
@@ -356,13 +357,8 @@ mod tests {
             .into_iter()
             .flat_map(near)
             .collect();
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut pick = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            table[(seed % table.len() as u64) as usize]
-        };
+        let mut rng = SplitMix64::new(0x2545_F491);
+        let mut pick = || table[rng.below(table.len() as u64) as usize];
         let mut segs = Segments::new();
         for _ in 0..n {
             segs.push(Segment::new(pick(), pick(), pick(), pick()));

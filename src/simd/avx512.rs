@@ -502,7 +502,8 @@ mod tests {
             -F::INFINITY,
             F::NAN,
         ];
-        let tiny = F::from_f64(f64::from(f32::from_bits(1)));
+        // The least subnormal of the type, and values just above it.
+        let tiny = F::ZERO.next_up();
         for x in [F::FAST_LO, F::RANGE_LO, F::FAST_HI, F::RANGE_HI, tiny] {
             let below = -((-x).next_up());
             for y in [x, x.next_up(), below] {
