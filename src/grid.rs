@@ -21,27 +21,27 @@
 //!
 //! # Traversal
 //!
-//! The pieces of a segment with `dx` and `dy` both nonzero and in the clip's fast range (all
-//! ordinary segments) come from a walk in the spirit of Amanatides and Woo (`grid/walk.rs`): the
-//! parameter `t` of every grid line the segment meets is computed once, by the clip's own
-//! expression `(xs[k] − x0)·(1/dx)`, and shared by the two cells beside the line; each cell's
-//! raw slab interval is assembled from those floats and finished by the crate's finishing step
-//! (`kernels/contract.rs`), so it is the clip bit for bit. Rounding is monotone, so the lines'
-//! parameters come in order along the segment and the cells whose column and row intervals
-//! overlap form a staircase, walked cell by cell: the cost grows with the number of pieces, not
-//! with `nx × ny`. Clamping the compared parameters below `1 − ε/2` keeps the cell holding the
-//! segment's end, whose two intervals can miss each other by one float there; cells the walk
-//! lists in excess are misses to the finishing step and dropped. Segments partly or wholly
-//! outside the grid need no clip to the grid rect first: only the grid's lines are walked.
+//! Three paths, tried in turn; each computes every parameter of a grid line by the clip's own
+//! expression `(xs[k] − x0)·(1/dx)` (`line_t`), once, shared by the two cells beside the line,
+//! so the pieces do not depend on the path, and each costs in proportion to the pieces, not to
+//! `nx × ny`:
 //!
-//! Batches walk [`Real::LANES`] segments at once, one per SIMD lane (`grid/lanes.rs`): each step
-//! finishes every lane's current cell on the vector and moves each lane to its next cell by
-//! selects, since which axis comes next is a coin toss per cell on real tracks. A lane that
-//! meets a tie (two compared parameters equal: a vertex, or lines whose parameters round onto
-//! each other) hands its segment to the scalar walk (`grid/walk.rs`), whose staircase takes any,
-//! and so do long segments, which would keep the other lanes idle; both compute each parameter
-//! and each cell's clip by the same expressions and functions, so the pieces do not depend on the
-//! path.
+//! 1. **The direct walk** (`grid/direct.rs`), for the usual segment: `dx` and `dy` nonzero and
+//!    in the clip's fast range, neither end on a grid line, its crossings distinct. Its ends'
+//!    cells come from the even spacing, the lines strictly between them are its crossings, and
+//!    merged in order they *are* its pieces' ends (0 and 1 at the ends, `Exits` … `Crosses` …
+//!    `Enters`): no finishing step. Batches walk [`Real::LANES`] segments at once, one per SIMD
+//!    lane, choosing each lane's next cell by selects; segments that start or end outside the
+//!    grid walk through virtual cells beyond it, whose pieces are dropped.
+//! 2. **The walk** (`grid/walk.rs`), for ends on lines and ties (a vertex, or lines whose
+//!    parameters round onto each other): an Amanatides–Woo merge of the two axes' lines, each
+//!    cell's raw slab interval finished by the crate's finishing step (`kernels/contract.rs`),
+//!    and on a tie a staircase that takes any. Rounding is monotone, so the lines' parameters
+//!    come in order along the segment and the cells whose column and row intervals overlap form
+//!    a staircase. Clamping the compared parameters below `1 − ε/2` keeps the cell holding the
+//!    segment's end, whose two intervals can miss each other by one float there; cells the walk
+//!    lists in excess are misses to the finishing step and dropped.
+//! 3. **The general path**, below.
 //!
 //! Everything else — an axis-parallel segment (`dx` or `dy` is ±0), a zero-length one, a
 //! coordinate difference subnormal or beyond `RANGE_HI`, NaN or ±∞ — goes through the general
@@ -84,11 +84,19 @@ use crate::geom::{Class, Rect, Segment};
 use crate::kernels::contract::{finish_slab, FarEnd, RectLanes};
 use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
-use crate::real::{write_as, Lane, Real};
+use crate::real::{write_as, Lane, Real, INDEX_BITS};
 
-mod lanes;
+mod direct;
 mod walk;
-use lanes::LaneScratch;
+
+/// Reused buffers of [`Grid::pieces_into`], one per path.
+#[derive(Default)]
+struct Scratch<F> {
+    steps: Vec<direct::Step<F>>,
+    direct: direct::Scratch<F>,
+    walk: walk::Scratch<F>,
+    general: Candidates<F>,
+}
 
 /// The most cells a grid may have along one axis (2²⁴): beyond it the boundary lists alone would
 /// take hundreds of megabytes, and `f32` boundaries could no longer increase.
@@ -100,7 +108,7 @@ pub struct Grid<F> {
     rect: Rect<F>,
     xs: Vec<F>,
     ys: Vec<F>,
-    /// `xs` then `ys`, one table for the lanes' loads (`grid/lanes.rs`).
+    /// `xs` then `ys`, one table for the lanes' gathers (`grid/direct.rs`).
     xy: Vec<F>,
     /// `xs` and `ys` widened to `f64`, for the traversal's arithmetic.
     xs64: Lines64,
@@ -343,15 +351,48 @@ impl<F: Real> Grid<F> {
         options: &GridOptions,
         out: &mut Vec<Piece<F>>,
     ) {
-        let mut c = Candidates::default();
-        // Segments the walk does not take, in their turn: the candidates of the segment clipped
-        // at once.
-        let general = |i: usize, seg: &Segment<F>, out: &mut Vec<Piece<F>>| {
-            self.candidates(i, seg, &mut c);
-            c.clip_into(self, options, out);
-        };
-        let mut lanes = LaneScratch::default();
-        self.walk_lanes(input, range, options, &mut lanes, general, out);
+        let mut scratch = Scratch::default();
+        if self.xy.len() > INDEX_BITS as usize {
+            // Too many lines for indices in float lanes: one segment at a time.
+            for i in range {
+                self.pieces_alone(i, &input.segment(i), options, &mut scratch, out);
+            }
+            return;
+        }
+        let mut segs = [Segment::new(F::ZERO, F::ZERO, F::ZERO, F::ZERO); 16];
+        let mut first = range.start;
+        while first < range.end {
+            let m = F::LANES.min(range.end - first);
+            for (l, seg) in segs[..m].iter_mut().enumerate() {
+                *seg = input.segment(first + l);
+            }
+            let walked = self.direct_lanes::<F::Simd>(&segs, m, &mut scratch.steps);
+            for (l, seg) in segs[..m].iter().enumerate() {
+                match walked[l] {
+                    Some(n) => direct::append_lane(&scratch.steps, first + l, l, n, out),
+                    None => self.pieces_alone(first + l, seg, options, &mut scratch, out),
+                }
+            }
+            first += m;
+        }
+    }
+
+    /// The pieces of segment `index` (`s`) by the first path that takes it: the direct walk,
+    /// the walk, or the general path.
+    fn pieces_alone(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        options: &GridOptions,
+        scratch: &mut Scratch<F>,
+        out: &mut Vec<Piece<F>>,
+    ) {
+        if !self.direct(index, s, &mut scratch.direct, out)
+            && !self.walk(index, s, options, &mut scratch.walk, out)
+        {
+            self.candidates(index, s, &mut scratch.general);
+            scratch.general.clip_into(self, options, out);
+        }
     }
 
     /// The pieces of one segment (numbered `0`), in order along it.

@@ -17,6 +17,9 @@ mod sealed {
     impl Sealed for f64 {}
 }
 
+/// The bits of a lane value `CODE_BIAS + i` that hold `i` ([`Lane::gather_biased`]).
+pub(crate) const INDEX_BITS: u64 = (1 << 23) - 1;
+
 /// One or more values of a float type, with the branch-free operations the kernels need.
 ///
 /// Comparisons return a [`Lane::Mask`]; [`Lane::select`] picks per lane. For the scalar lanes the
@@ -77,6 +80,18 @@ pub trait Lane:
     fn write_low_bytes(self, out: &mut [u8]);
     /// Lane `l` set to `f(l)`.
     fn from_fn(f: impl FnMut(usize) -> Self::Scalar) -> Self;
+
+    /// `table[i]` in each lane that holds `CODE_BIAS + i` (an index riding in a float lane: its
+    /// bits end in `i`, for `i < 2²³`), with `i` clamped to the table's last entry, so every
+    /// read is in bounds whatever the lanes hold. One gather instruction on AVX-512. Panics if
+    /// `table` is empty.
+    #[inline(always)]
+    fn gather_biased(self, table: &[Self::Scalar]) -> Self {
+        let last = table.len() - 1;
+        let mut idx = [Self::Scalar::ZERO; 16];
+        self.write(&mut idx);
+        Self::from_fn(|l| table[((idx[l].to_bits_u64() & INDEX_BITS) as usize).min(last)])
+    }
 
     /// `self · o + 0`, the product rounded once: one FMA where the build has one, else a
     /// product and a sum, which give the same bits unless the product underflows to zero

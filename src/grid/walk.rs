@@ -1,9 +1,8 @@
 //! The walk of [`Grid::pieces`] for one segment: an Amanatides–Woo merge of the two axes' lines
 //! (a staircase where two compared parameters tie) over the boundary parameters the per-cell clip
 //! itself computes, for segments with `dx` and `dy` both nonzero and in [`in_range`] (every other
-//! segment goes through the candidate sweep of `grid.rs`). Batches run the same merge on SIMD
-//! lanes (`grid/lanes.rs`) and come here for long segments and for those whose lanes meet a tie;
-//! the merge's start ([`Grid::merge_start`]) and the cell clip ([`cell_clip`]) are shared.
+//! segment goes through the candidate sweep of `grid.rs`) that the direct walk
+//! (`grid/direct.rs`) does not take: an end on a grid line, or crossings that tie.
 //!
 //! For such a segment the clip of cell `(ix, iy)` is `slab_raw_fast`: with `r = 1/delta`,
 //!
@@ -44,13 +43,13 @@ use crate::real::{Lane, Real};
 /// `c(t) = min(t, 1 − ε/2)`: the parameters the merge and the staircase compare (module docs),
 /// on floats or on lanes.
 #[inline(always)]
-pub(super) fn clamp_below_one<L: Lane>(t: L) -> L {
+fn clamp_below_one<L: Lane>(t: L) -> L {
     t.min_any(L::splat(L::Scalar::ONE_BELOW))
 }
 
 /// How the merge ends before its last cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum MergeEnd {
+enum MergeEnd {
     /// No cell is left: the walk is done.
     Done,
     /// Two compared parameters are equal: the staircase takes the segment.
@@ -66,7 +65,7 @@ pub(super) struct Scratch<F> {
 }
 
 /// One axis of a segment: its lines' parameters `t(k) = (lines[k] − p0)·r`.
-pub(super) struct Axis<'a, F> {
+struct Axis<'a, F> {
     pub lines: &'a [F],
     pub p0: F,
     pub r: F,
@@ -143,7 +142,7 @@ impl<F: Real> Axis<'_, F> {
 
 /// The cell holding `v` from the even spacing (clamped), in the order the walk meets cells.
 #[inline(always)]
-pub(super) fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> usize {
+fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> usize {
     let c = super::guess(grid_axis, v.to_f64());
     if up {
         c
@@ -155,9 +154,7 @@ pub(super) fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> 
 impl<F: Real> Grid<F> {
     /// Appends the pieces of segment `index` (`s`) to `out` by the walk, in order, and returns
     /// `true`; or returns `false`, having written nothing, when the walk does not take the
-    /// segment (a coordinate difference zero, NaN, ±∞ or out of [`in_range`]). The scalar walk:
-    /// for long segments (which would keep the other lanes of a group idle) and for the
-    /// segments whose lanes meet a tie (`grid/lanes.rs`).
+    /// segment (a coordinate difference zero, NaN, ±∞ or out of [`in_range`]).
     pub(super) fn walk(
         &self,
         index: usize,
@@ -184,13 +181,13 @@ impl<F: Real> Grid<F> {
         true
     }
 
-    /// The merge's start (module docs of `grid/lanes.rs`): the first column `m` and row `k` (in
+    /// The merge's start: the first column `m` and row `k` (in
     /// the order met) whose parameter intervals reach `[0, 1]`, stepped until the intervals
     /// meet, with their lines' parameters `(m, xa, xb, k, ya, yb)`; or how the merge ends there:
     /// no cell, or a tie among the four parameters (clamped as the merge compares them).
     #[inline(always)]
     #[allow(clippy::type_complexity)]
-    pub(super) fn merge_start(
+    fn merge_start(
         &self,
         s: &Segment<F>,
         ax: &Axis<'_, F>,
@@ -226,8 +223,7 @@ impl<F: Real> Grid<F> {
     }
 
     /// The merge of the two axes' lines on one segment, each parameter computed when the walk
-    /// reaches its line (the scalar form of the lanes' steps, with branches, which predict well
-    /// along a long segment): appends the cells' pieces in walk order, or stops at the first tie
+    /// reaches its line: appends the cells' pieces in walk order, or stops at the first tie
     /// between compared (clamped) parameters, where the merge alone would not list every cell
     /// sharing the tied point.
     fn merge(
@@ -346,7 +342,7 @@ impl<F: Real> Grid<F> {
     /// The two axes of the walk of `s`, or `None` when the walk does not take it (a coordinate
     /// difference zero, NaN, ±∞ or out of [`in_range`]).
     #[inline(always)]
-    pub(super) fn axes(&self, s: &Segment<F>) -> Option<(Axis<'_, F>, Axis<'_, F>)> {
+    fn axes(&self, s: &Segment<F>) -> Option<(Axis<'_, F>, Axis<'_, F>)> {
         let zero = F::ZERO;
         let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
         if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
@@ -378,10 +374,9 @@ impl<F: Real> Grid<F> {
 /// The clip of `s` against the cell `r` from the parameters of the cell's lines along each axis
 /// in the order the segment meets them, `(up, t(first line met), t(second))`: the raw slab of
 /// `slab_raw_fast` (with the parameters put back in grid order, as `axis_t` gives them) and the
-/// finishing step, so bit for bit the clip. One lane per segment and cell: the scalar walk calls
-/// it on floats, the lanes on vectors.
+/// finishing step, so bit for bit the clip.
 #[inline(always)]
-pub(super) fn cell_clip<L: Lane>(
+fn cell_clip<L: Lane>(
     (up_x, xa, xb): (L::Mask, L, L),
     (up_y, ya, yb): (L::Mask, L, L),
     r: &RectLanes<L>,

@@ -1,0 +1,414 @@
+//! The direct walk: the usual segment, neither of whose ends lies on a grid line, cut into its
+//! pieces with no finishing step at all — on SIMD lanes for a batch, one segment at a time for
+//! the rest.
+//!
+//! For such a segment every piece's clip is known from the crossings alone. Extend the grid by
+//! the virtual cells `−1` and `n` beyond its bounds on each axis; `P0` lies strictly inside one
+//! cell `A`, `P1` strictly inside one cell `B` ([`position`]). The lines the segment crosses are
+//! the `|ixB − ixA|` x lines and `|iyB − iyA|` y lines strictly between its ends, each with the
+//! parameter `line_t(line, p0, 1/d)` the clip computes: positive (`line_t` never rounds a
+//! nonzero difference to 0) and, the line being strictly before `P1`, at most 1. Merged in
+//! order, strictly increasing and below `GRAZE_TOP` (`1 − 2ε`), they are the pieces' ends:
+//!
+//! ```text
+//! first piece   (0,      t₁, Exits)     P0 inside: raw entry +0 (the lines behind it have
+//!                                       negative parameters), exit the first crossing
+//! middle piece  (t_k, t_k+1, Crosses)   entry the crossing that entered, exit the next one:
+//!                                       every other line of the cell is behind P0 (t < 0), an
+//!                                       earlier crossing, or beyond P1 (t ≥ 1 − ε/2, from
+//!                                       fl(d) ≤ fl(line − p0) and fl(d·fl(1/d)) ≥ 1 − ε/2)
+//! last piece    (t_n,     1, Enters)    P1 inside: exit 1; entry below GRAZE_TOP, so no far-end
+//!                                       question at P1
+//! one cell      (0,       1, Inside)
+//! ```
+//!
+//! That is what `slab_raw` and the finishing step give for each of those cells (SPEC §1: `t`
+//! exactly 0 and 1 at the ends inside, the crossings' parameters elsewhere), so the pieces are
+//! the clips bit for bit, as `tests/grid_pieces.rs` checks against clipping every cell; the
+//! pieces in virtual cells are dropped, so a segment that starts or ends outside the grid needs
+//! no clip to it first. Equal crossings (a vertex, lines whose parameters round onto each other)
+//! or a crossing at or above `GRAZE_TOP` make no piece here: the segment goes to the walk of
+//! `walk.rs`, which takes them. No piece is a `Touches` one and no segment lies along a line, so
+//! the options do not matter.
+//!
+//! [`Grid::direct_lanes`] walks [`Real::LANES`] segments in lockstep, one per lane, each step
+//! one piece per lane by selects (which axis comes next is a coin toss per cell on real tracks):
+//! positions from the even spacing's guess and one gather per bound, then per step one gather
+//! for the parameter the next step but one needs, so that its latency is off the chain from one
+//! step's compare to the next. A lane whose guess misses by one (rounding), whose segment is
+//! long ([`LONG`]: it would keep the other lanes idle), or whose crossings tie, is walked alone
+//! by [`Grid::direct`] or by `walk.rs`, in its turn: the list is in input order either way.
+
+use core::hint::select_unpredictable;
+
+use super::{Grid, Lines64, Piece};
+use crate::geom::{Class, Segment};
+use crate::kernels::contract::{delta, in_range, in_range_both, line_t};
+use crate::real::{Lane, Real, INDEX_BITS};
+
+/// Reused buffers: per axis `+∞`, the crossings' parameters in grid order, then `+∞` (the
+/// walk reads them forwards or backwards).
+#[derive(Default)]
+pub(super) struct Scratch<F> {
+    x: Vec<F>,
+    y: Vec<F>,
+}
+
+/// The class of a piece by `first + 2·last`: only the first piece can start at `P0`, only the
+/// last end at `P1`.
+const CLASSES: [Class; 4] = [Class::Crosses, Class::Exits, Class::Enters, Class::Inside];
+
+/// How many of `lines` lie below `v`, or `None` when `v` is on a line (or NaN). Cell `p − 1`
+/// holds `v` strictly inside, where cells `−1` and `n` are the virtual ones beyond the grid.
+/// The even spacing's guess is right but for rounding, so one step either way is tried; a value
+/// further off (never, on a grid's own boundaries) gives `None` too.
+#[inline(always)]
+fn position<F: Real>(lines: &[F], lines64: &Lines64, v: F) -> Option<usize> {
+    let n = lines.len() - 1;
+    if v < lines[0] {
+        return Some(0);
+    }
+    if lines[n] < v {
+        return Some(n + 1);
+    }
+    let g = super::guess(lines64, v.to_f64());
+    let inside = |i: usize| lines[i] < v && v < lines[i + 1];
+    if inside(g) {
+        Some(g + 1)
+    } else if g > 0 && inside(g - 1) {
+        Some(g)
+    } else if g + 1 < n && inside(g + 1) {
+        Some(g + 2)
+    } else {
+        None
+    }
+}
+
+/// The parameters of the lines strictly between positions `from` and `to` ([`position`]), in
+/// grid order between two `+∞`, into `buf`; returns how many lines.
+#[inline(always)]
+fn crossings<F: Real>(lines: &[F], p0: F, r: F, from: usize, to: usize, buf: &mut Vec<F>) -> usize {
+    let (lo, count) = (from.min(to), from.abs_diff(to));
+    buf.clear();
+    buf.push(F::INFINITY);
+    buf.extend(lines[lo..lo + count].iter().map(|&v| line_t(v, p0, r)));
+    buf.push(F::INFINITY);
+    count
+}
+
+impl<F: Real> Grid<F> {
+    /// Appends the pieces of segment `index` (`s`) to `out` and returns `true` when neither end
+    /// lies on a grid line and its crossings are distinct and below `GRAZE_TOP` (module docs);
+    /// otherwise writes nothing and returns `false`.
+    #[inline(never)]
+    pub(super) fn direct(
+        &self,
+        index: usize,
+        s: &Segment<F>,
+        scratch: &mut Scratch<F>,
+        out: &mut Vec<Piece<F>>,
+    ) -> bool {
+        let zero = F::ZERO;
+        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+            return false;
+        }
+        let ends = (
+            position(&self.xs, &self.xs64, s.x0),
+            position(&self.ys, &self.ys64, s.y0),
+            position(&self.xs, &self.xs64, s.x1),
+            position(&self.ys, &self.ys64, s.y1),
+        );
+        let (Some(px0), Some(py0), Some(px1), Some(py1)) = ends else {
+            return false;
+        };
+        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
+        let cx = crossings(&self.xs, s.x0, F::ONE / dx, px0, px1, &mut scratch.x);
+        let cy = crossings(&self.ys, s.y0, F::ONE / dy, py0, py1, &mut scratch.y);
+        let (xt, yt) = (&scratch.x[..], &scratch.y[..]);
+        let (nx, ny) = (self.nx() as u32, self.ny() as u32);
+        // Pieces, with the virtual cells' among them (not kept).
+        let n = cx + cy + 1;
+        let start = out.len();
+        out.reserve(n);
+        let spare = &mut out.spare_capacity_mut()[..n];
+        // Per axis: the buffer index of the next crossing (from the first to the `+∞` past the
+        // last, going up or down the grid) and the cell, moving together by `±1`; the cell as
+        // an `isize` whose virtual values `−1` and `n` become `u32`s of `n` or more.
+        let axis = |p0: usize, p1: usize, count: usize| -> (isize, isize, isize) {
+            let up = p0 <= p1;
+            (
+                if up { 1 } else { count as isize },
+                p0 as isize - 1,
+                if up { 1 } else { -1 },
+            )
+        };
+        let ((mut kx, mut ix, sx), (mut ky, mut iy, sy)) = (axis(px0, px1, cx), axis(py0, py1, cy));
+        let mut kept = 0;
+        let mut t_entry = zero;
+        // Set unless the crossings strictly increase and stay below `GRAZE_TOP`.
+        let mut off = false;
+        for k in 0..n {
+            let (tx, ty) = (xt[kx as usize], yt[ky as usize]);
+            let go_x = tx < ty;
+            let t = select_unpredictable(go_x, tx, ty);
+            let (crossing, last) = (k + 1 < n, k + 1 == n);
+            off |= crossing & !(t_entry < t && t < F::GRAZE_TOP);
+            let (cx, cy) = (ix as u32, iy as u32);
+            spare[kept].write(Piece {
+                segment: index,
+                ix: cx,
+                iy: cy,
+                t_entry,
+                t_exit: if last { F::ONE } else { t },
+                class: CLASSES[(k == 0) as usize + 2 * last as usize],
+            });
+            kept += (cx < nx && cy < ny) as usize;
+            t_entry = t;
+            // Past the last crossing nothing moves: the indices stay at the `+∞`s.
+            let (mx, my) = (
+                select_unpredictable(crossing & go_x, sx, 0),
+                select_unpredictable(crossing & !go_x, sy, 0),
+            );
+            (kx, ix, ky, iy) = (kx + mx, ix + mx, ky + my, iy + my);
+        }
+        if off {
+            return false;
+        }
+        // SAFETY: each step writes the slot `kept` and counts it only if kept, so the first
+        // `kept` slots past `start` are written; `kept ≤ n`, within the capacity reserved.
+        unsafe { out.set_len(start + kept) };
+        true
+    }
+}
+
+/// `n` as a float (exact below 2²⁴).
+#[inline(always)]
+fn count<F: Real>(n: usize) -> F {
+    F::from_f64(n as f64)
+}
+
+/// The `n` of a lane value `CODE_BIAS + n`: integers (positions, line indices) ride in the
+/// float lanes that way, exact for `0 ≤ n < 2²³`, so the lanes take grids with fewer lines than
+/// that in all ([`INDEX_BITS`]).
+#[inline(always)]
+fn index_of<F: Real>(x: F) -> usize {
+    (x.to_bits_u64() & INDEX_BITS) as usize
+}
+
+/// Segments whose walk takes more steps than this go to [`Grid::direct`] alone: in lockstep a
+/// long segment keeps the other lanes of its group idle.
+const LONG: usize = 24;
+
+/// What one step of the lanes leaves, per lane: `t_entry` (NaN where the piece is not kept),
+/// `t_exit`, the cell's positions ([`position`], biased) and the class (an index of `CLASSES`).
+#[derive(Clone, Copy)]
+pub(super) struct Step<F> {
+    te: [F; 16],
+    tx: [F; 16],
+    px: [F; 16],
+    py: [F; 16],
+    class: [F; 16],
+}
+
+/// One axis of a group's walk, on the lanes. The parameter after the next is read a step
+/// early, so that the gather's latency is off the chain from one step's compare to the next.
+struct AxisLanes<L> {
+    /// The biased index in `xy` of the line after the next one met, and `±1` to the one after.
+    k: L,
+    step: L,
+    /// Crossings left, the parameter of the next and of the one after (`+∞` where none).
+    left: L,
+    t: L,
+    after: L,
+    /// The biased position of the current cell (cell `position − 1`).
+    pos: L,
+    p0: L,
+    r: L,
+}
+
+impl<F: Real> Grid<F> {
+    /// [`position`] on the lanes: each lane's biased position and whether it was found (the
+    /// guess, floored in `F`, right; else the lane goes to [`Grid::direct`], which tries its
+    /// neighbours).
+    #[inline(always)]
+    fn position_lanes<L: Lane<Scalar = F>>(&self, lines: &[F], per_unit: F, v: L) -> (L, L::Mask) {
+        let splat = L::splat;
+        let (zero, one, bias) = (splat(F::ZERO), splat(F::ONE), splat(F::CODE_BIAS));
+        let n = lines.len() - 1;
+        let u = ((v - splat(lines[0])) * splat(per_unit))
+            .max_any(zero)
+            .min_any(splat(count(n - 1)));
+        let g = u + bias;
+        let g = L::select((g - bias).gt(u), g - one, g);
+        // Clamped: a NaN guess reads a valid line (and the lane is not found).
+        let lo = g.gather_biased(&lines[..n]);
+        let hi = g.gather_biased(&lines[1..]);
+        let below = v.lt(splat(lines[0]));
+        let above = splat(lines[n]).lt(v);
+        let pos = L::select(
+            below,
+            bias,
+            L::select(above, bias + splat(count(n + 1)), g + one),
+        );
+        (pos, below | above | (lo.lt(v) & v.lt(hi)))
+    }
+
+    /// One axis's start on the lanes, from the biased positions of the two ends; `at` is where
+    /// the axis's lines begin in `xy`.
+    #[inline(always)]
+    fn axis_lanes<L: Lane<Scalar = F>>(
+        &self,
+        at: usize,
+        (q0, q1): (L, L),
+        p0: L,
+        r: L,
+    ) -> AxisLanes<L> {
+        let splat = L::splat;
+        let one = splat(F::ONE);
+        let up = q0.le(q1);
+        let first = L::select(up, q0, q0 - one) + splat(count(at));
+        let step = L::select(up, one, -one);
+        let left = (q1 - q0).abs();
+        AxisLanes {
+            k: first + step,
+            step,
+            left,
+            t: self.next_t(first, left, p0, r),
+            after: self.next_t(first + step, left - one, p0, r),
+            pos: q0,
+            p0,
+            r,
+        }
+    }
+
+    /// The parameter of line `k` (biased index in `xy`) where crossings are left, else `+∞`.
+    #[inline(always)]
+    fn next_t<L: Lane<Scalar = F>>(&self, k: L, left: L, p0: L, r: L) -> L {
+        let v = k.gather_biased(&self.xy);
+        let zero = L::splat(F::ZERO);
+        L::select(zero.lt(left), line_t(v, p0, r), L::splat(F::INFINITY))
+    }
+
+    /// [`Grid::direct`] on [`Real::LANES`] segments at once, one per lane, in lockstep: fills
+    /// `steps` and returns, per lane, its number of steps, or `None` for the lanes to walk
+    /// alone (not found on the lanes, long, or not for the direct walk at all).
+    #[inline(always)]
+    pub(super) fn direct_lanes<L: Lane<Scalar = F>>(
+        &self,
+        segs: &[Segment<F>; 16],
+        m: usize,
+        steps: &mut Vec<Step<F>>,
+    ) -> [Option<usize>; 16] {
+        let splat = L::splat;
+        let (zero, one, bias) = (splat(F::ZERO), splat(F::ONE), splat(F::CODE_BIAS));
+        let s = Segment {
+            x0: L::from_fn(|l| segs[l].x0),
+            y0: L::from_fn(|l| segs[l].y0),
+            x1: L::from_fn(|l| segs[l].x1),
+            y1: L::from_fn(|l| segs[l].y1),
+        };
+        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+        let real = L::from_fn(|l| if l < m { F::ONE } else { F::ZERO });
+        let mut ok = in_range_both(dx, dy) & !dx.eq_(zero) & !dy.eq_(zero) & real.eq_(one);
+        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
+        let (rx, ry) = (one / dx, one / dy);
+        let (ux, uy) = (self.xs64.per_unit, self.ys64.per_unit);
+        let (px0, f0) = self.position_lanes(&self.xs, F::from_f64(ux), s.x0);
+        let (py0, f1) = self.position_lanes(&self.ys, F::from_f64(uy), s.y0);
+        let (px1, f2) = self.position_lanes(&self.xs, F::from_f64(ux), s.x1);
+        let (py1, f3) = self.position_lanes(&self.ys, F::from_f64(uy), s.y1);
+        let mut x = self.axis_lanes(0, (px0, px1), s.x0, rx);
+        let mut y = self.axis_lanes(self.xs.len(), (py0, py1), s.y0, ry);
+        let total = x.left + y.left + one;
+        ok = ok & f0 & f1 & f2 & f3 & total.le(splat(count(LONG)));
+        let total = L::select(ok, total, zero);
+        let mut totals = [F::ZERO; 16];
+        total.write(&mut totals);
+        let most = totals.iter().fold(0, |m, t| m.max(t.to_f64() as usize));
+        // In-grid cells: biased positions `1..=n`.
+        let inside = |p: L, n: usize| (bias + one).le(p) & p.le(bias + splat(count(n)));
+        let (nan, graze) = (splat(F::NAN), splat(F::GRAZE_TOP));
+        let mut t_entry = zero;
+        let mut off = !ok;
+        for k in 0..most {
+            if steps.len() == k {
+                steps.push(Step {
+                    te: [F::ZERO; 16],
+                    tx: [F::ZERO; 16],
+                    px: [F::ZERO; 16],
+                    py: [F::ZERO; 16],
+                    class: [F::ZERO; 16],
+                });
+            }
+            let next = splat(count(k + 1));
+            let (crossing, last) = (next.lt(total), next.eq_(total));
+            let go_x = x.t.lt(y.t);
+            let t = L::select(go_x, x.t, y.t);
+            off = off | (crossing & !(t_entry.lt(t) & t.lt(graze)));
+            let keep =
+                splat(count(k)).lt(total) & inside(x.pos, self.nx()) & inside(y.pos, self.ny());
+            let first = if k == 0 { one } else { zero };
+            let out = &mut steps[k];
+            L::select(keep, t_entry, nan).write(&mut out.te);
+            L::select(last, one, t).write(&mut out.tx);
+            x.pos.write(&mut out.px);
+            y.pos.write(&mut out.py);
+            (first + L::select(last, one + one, zero)).write(&mut out.class);
+            t_entry = t;
+            // The axis crossed moves on: its next parameter is the one read before, and one
+            // gather reads the one after for either axis.
+            let (gx, gy) = (crossing & go_x, crossing & !go_x);
+            x.t = L::select(gx, x.after, x.t);
+            x.k = L::select(gx, x.k + x.step, x.k);
+            x.pos = L::select(gx, x.pos + x.step, x.pos);
+            x.left = L::select(gx, x.left - one, x.left);
+            y.t = L::select(gy, y.after, y.t);
+            y.k = L::select(gy, y.k + y.step, y.k);
+            y.pos = L::select(gy, y.pos + y.step, y.pos);
+            y.left = L::select(gy, y.left - one, y.left);
+            let after = self.next_t(
+                L::select(go_x, x.k, y.k),
+                L::select(go_x, x.left, y.left) - one,
+                L::select(go_x, x.p0, y.p0),
+                L::select(go_x, x.r, y.r),
+            );
+            x.after = L::select(gx, after, x.after);
+            y.after = L::select(gy, after, y.after);
+        }
+        let mut offs = [F::ZERO; 16];
+        L::select(off, one, zero).write(&mut offs);
+        core::array::from_fn(|l| (offs[l] == F::ZERO).then(|| totals[l].to_f64() as usize))
+    }
+}
+
+/// Appends the pieces lane `l` kept in its first `n` steps of `steps`, as segment `index`.
+#[inline(always)]
+pub(super) fn append_lane<F: Real>(
+    steps: &[Step<F>],
+    index: usize,
+    l: usize,
+    n: usize,
+    out: &mut Vec<Piece<F>>,
+) {
+    let start = out.len();
+    out.reserve(n);
+    let spare = &mut out.spare_capacity_mut()[..n];
+    let mut kept = 0;
+    let l = l % 16;
+    for step in &steps[..n] {
+        let t_entry = step.te[l];
+        spare[kept].write(Piece {
+            segment: index,
+            ix: index_of(step.px[l]).wrapping_sub(1) as u32,
+            iy: index_of(step.py[l]).wrapping_sub(1) as u32,
+            t_entry,
+            t_exit: step.tx[l],
+            class: CLASSES[index_of(step.class[l] + F::CODE_BIAS) & 3],
+        });
+        kept += t_entry.eq_(t_entry) as usize;
+    }
+    // SAFETY: each step writes the slot `kept` and counts it only if kept, so the first `kept`
+    // slots past `start` are written; `kept ≤ n`, within the capacity reserved.
+    unsafe { out.set_len(start + kept) };
+}
