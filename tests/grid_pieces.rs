@@ -579,3 +579,78 @@ fn bad_grids_are_errors() {
         assert!(e.contains(what), "{e}");
     }
 }
+
+/// A grid with more lines than the lanes take (`2²³` columns) walks one segment at a time: the
+/// same pieces as the clip of every cell near each segment (short random segments, some along
+/// lines, through vertices and beyond the grid's ends).
+fn big_grid_scene<F: Real>() {
+    let n = 1 << 23;
+    let g = grid::<F>([0.0, 0.0, n as f64, 4.0], n, 4);
+    let mut rng = SplitMix64::new(23);
+    let mut segs = Vec::new();
+    for k in 0..3000 {
+        let x = [8.0, n as f64 / 2.0, n as f64 - 6.0][k % 3] + rng.range(-8.0, 8.0);
+        let y = rng.range(-1.0, 5.0);
+        let mut p = [x, y, x + rng.range(-9.0, 9.0), y + rng.range(-3.0, 3.0)];
+        if k % 7 == 0 {
+            p = p.map(f64::round); // ends on lines and vertices
+        }
+        segs.push(seg::<F>(p));
+    }
+    let near = |a: F, b: F, m: usize| {
+        let (lo, hi) = (a.to_f64().min(b.to_f64()), a.to_f64().max(b.to_f64()));
+        let i = |v: f64| (v.floor() as i64).clamp(0, m as i64 - 1);
+        ((i(lo) - 2).max(0) as usize)..=((i(hi) + 2).min(m as i64 - 1) as usize)
+    };
+    for o in &OPTIONS {
+        let got = keys(&g.pieces(&segs[..], o));
+        let mut want = Vec::new();
+        for (i, s) in segs.iter().enumerate() {
+            let mut mine = Vec::new();
+            for iy in near(s.y0, s.y1, 4) {
+                for ix in near(s.x0, s.x1, n) {
+                    let c = SlabScalar::clip_one(&g.cell(ix, iy), s);
+                    if !c.is_hit() || (!o.touches && c.class == Class::Touches) {
+                        continue;
+                    }
+                    if o.lines == Lines::HalfOpen {
+                        let right = s.x0 == s.x1 && s.x0 == g.xs()[ix + 1] && ix + 1 < n;
+                        let top = s.y0 == s.y1 && s.y0 == g.ys()[iy + 1] && iy + 1 < 4;
+                        if right || top {
+                            continue;
+                        }
+                    }
+                    mine.push((iy * n + ix, c));
+                }
+            }
+            mine.sort_by(|a, b| {
+                (a.1.t_entry, a.1.t_exit, a.0)
+                    .partial_cmp(&(b.1.t_entry, b.1.t_exit, b.0))
+                    .unwrap()
+            });
+            want.extend(mine.into_iter().map(|(k, c)| Piece {
+                segment: i,
+                ix: (k % n) as u32,
+                iy: (k / n) as u32,
+                t_entry: c.t_entry,
+                t_exit: c.t_exit,
+                class: c.class,
+            }));
+        }
+        let want = keys(&want);
+        assert!(want.len() > 10_000, "{} pieces", want.len());
+        assert!(
+            got == want,
+            "{} {o:?}: {} pieces, brute force {}",
+            F::DTYPE,
+            got.len(),
+            want.len()
+        );
+    }
+}
+
+#[test]
+fn big_grids_walk_alone_and_match_brute_force() {
+    big_grid_scene::<f32>();
+    big_grid_scene::<f64>();
+}

@@ -201,22 +201,23 @@ fn index_of<F: Real>(x: F) -> usize {
 const LONG: usize = 24;
 
 /// What one step of the lanes leaves, per lane: `t_entry` (NaN where the piece is not kept),
-/// `t_exit`, the cell's positions ([`position`], biased) and the class (an index of `CLASSES`).
+/// `t_exit` and the cell's positions ([`position`], biased). The class follows from the step:
+/// `Exits` first, `Enters` last, `Crosses` between.
 #[derive(Clone, Copy)]
 pub(super) struct Step<F> {
     te: [F; 16],
     tx: [F; 16],
     px: [F; 16],
     py: [F; 16],
-    class: [F; 16],
 }
 
 /// One axis of a group's walk, on the lanes. The parameter after the next is read a step
 /// early, so that the gather's latency is off the chain from one step's compare to the next.
 struct AxisLanes<L> {
-    /// The biased index in `xy` of the line after the next one met, and `±1` to the one after.
-    k: L,
+    /// `±1`, the way the walk goes, and the biased index in `xy` of the line after the next one
+    /// met, less `pos`: they move together.
     step: L,
+    k_off: L,
     /// Crossings left, the parameter of the next and of the one after (`+∞` where none).
     left: L,
     t: L,
@@ -271,8 +272,8 @@ impl<F: Real> Grid<F> {
         let step = L::select(up, one, -one);
         let left = (q1 - q0).abs();
         AxisLanes {
-            k: first + step,
             step,
+            k_off: first + step - q0,
             left,
             t: self.next_t(first, left, p0, r),
             after: self.next_t(first + step, left - one, p0, r),
@@ -338,7 +339,6 @@ impl<F: Real> Grid<F> {
                     tx: [F::ZERO; 16],
                     px: [F::ZERO; 16],
                     py: [F::ZERO; 16],
-                    class: [F::ZERO; 16],
                 });
             }
             let next = splat(count(k + 1));
@@ -348,27 +348,23 @@ impl<F: Real> Grid<F> {
             off = off | (crossing & !(t_entry.lt(t) & t.lt(graze)));
             let keep =
                 splat(count(k)).lt(total) & inside(x.pos, self.nx()) & inside(y.pos, self.ny());
-            let first = if k == 0 { one } else { zero };
             let out = &mut steps[k];
             L::select(keep, t_entry, nan).write(&mut out.te);
             L::select(last, one, t).write(&mut out.tx);
             x.pos.write(&mut out.px);
             y.pos.write(&mut out.py);
-            (first + L::select(last, one + one, zero)).write(&mut out.class);
             t_entry = t;
             // The axis crossed moves on: its next parameter is the one read before, and one
             // gather reads the one after for either axis.
             let (gx, gy) = (crossing & go_x, crossing & !go_x);
             x.t = L::select(gx, x.after, x.t);
-            x.k = L::select(gx, x.k + x.step, x.k);
             x.pos = L::select(gx, x.pos + x.step, x.pos);
             x.left = L::select(gx, x.left - one, x.left);
             y.t = L::select(gy, y.after, y.t);
-            y.k = L::select(gy, y.k + y.step, y.k);
             y.pos = L::select(gy, y.pos + y.step, y.pos);
             y.left = L::select(gy, y.left - one, y.left);
             let after = self.next_t(
-                L::select(go_x, x.k, y.k),
+                L::select(go_x, x.pos + x.k_off, y.pos + y.k_off),
                 L::select(go_x, x.left, y.left) - one,
                 L::select(go_x, x.p0, y.p0),
                 L::select(go_x, x.r, y.r),
@@ -396,7 +392,7 @@ pub(super) fn append_lane<F: Real>(
     let spare = &mut out.spare_capacity_mut()[..n];
     let mut kept = 0;
     let l = l % 16;
-    for step in &steps[..n] {
+    for (k, step) in steps[..n].iter().enumerate() {
         let t_entry = step.te[l];
         spare[kept].write(Piece {
             segment: index,
@@ -404,7 +400,7 @@ pub(super) fn append_lane<F: Real>(
             iy: index_of(step.py[l]).wrapping_sub(1) as u32,
             t_entry,
             t_exit: step.tx[l],
-            class: CLASSES[index_of(step.class[l] + F::CODE_BIAS) & 3],
+            class: CLASSES[(k == 0) as usize + 2 * (k + 1 == n) as usize],
         });
         kept += t_entry.eq_(t_entry) as usize;
     }
