@@ -4,6 +4,8 @@
 //! the grid, zero length, NaN and ±∞, ±0.0), for both precisions and every option; the batch
 //! under 1, 2 and 3 threads; and the watertight property stated directly.
 
+use core::ops::RangeInclusive;
+
 use proptest::prelude::*;
 use slabclip::grid::{Grid, GridOptions, Lines, Piece};
 use slabclip::workload::SplitMix64;
@@ -31,12 +33,24 @@ const OPTIONS: [GridOptions; 4] = [
 /// The pieces by brute force: the clip of each segment by each cell, kept by the documented
 /// rules, in the documented order (t_entry, t_exit, then cell index).
 fn brute<F: Real>(grid: &Grid<F>, segs: &[Segment<F>], o: &GridOptions) -> Vec<Piece<F>> {
+    brute_over(grid, segs, o, |_| (0..=grid.nx() - 1, 0..=grid.ny() - 1))
+}
+
+/// [`brute`] over the cells `near(segment)` gives (columns, rows) only: for grids too large to
+/// clip every cell, with ranges that hold every cell a segment can meet.
+fn brute_over<F: Real>(
+    grid: &Grid<F>,
+    segs: &[Segment<F>],
+    o: &GridOptions,
+    near: impl Fn(&Segment<F>) -> (RangeInclusive<usize>, RangeInclusive<usize>),
+) -> Vec<Piece<F>> {
     let (xs, ys, nx, ny) = (grid.xs(), grid.ys(), grid.nx(), grid.ny());
     let mut out = Vec::new();
     for (i, s) in segs.iter().enumerate() {
         let mut mine = Vec::new();
-        for iy in 0..ny {
-            for ix in 0..nx {
+        let (columns, rows) = near(s);
+        for iy in rows {
+            for ix in columns.clone() {
                 let c = SlabScalar::clip_one(&grid.cell(ix, iy), s);
                 if !c.is_hit() || (!o.touches && c.class == Class::Touches) {
                     continue;
@@ -66,6 +80,13 @@ fn brute<F: Real>(grid: &Grid<F>, segs: &[Segment<F>], o: &GridOptions) -> Vec<P
         out.extend(mine);
     }
     out
+}
+
+/// The cells within two of `[a, b]` on an axis of `n` cells of width `1/per_unit` from 0.
+fn near_cells<F: Real>(a: F, b: F, per_unit: f64, n: usize) -> RangeInclusive<usize> {
+    let (lo, hi) = (a.to_f64().min(b.to_f64()), a.to_f64().max(b.to_f64()));
+    let i = |v: f64| ((v * per_unit).floor() as i64).clamp(0, n as i64 - 1);
+    ((i(lo) - 2).max(0) as usize)..=((i(hi) + 2).min(n as i64 - 1) as usize)
 }
 
 type Key = (usize, u32, u32, u64, u64, u8);
@@ -395,39 +416,15 @@ fn tracks_scene<F: Real>() {
     let segs: Vec<Segment<F>> = (0..w.segments.len())
         .map(|i| slabclip::SegmentSource::segment(&w.segments, i))
         .collect();
-    let cells = |a: F, b: F| {
-        let (lo, hi) = (a.to_f64().min(b.to_f64()), a.to_f64().max(b.to_f64()));
-        let i = |v: f64| ((v * 1000.0).floor() as i64).clamp(0, 999);
-        ((i(lo) - 2).max(0) as usize)..=((i(hi) + 2).min(999) as usize)
+    let near = |s: &Segment<F>| {
+        (
+            near_cells(s.x0, s.x1, 1000.0, 1000),
+            near_cells(s.y0, s.y1, 1000.0, 1000),
+        )
     };
     for o in &OPTIONS {
         let got = keys(&g.pieces(&segs[..], o));
-        let mut want = Vec::new();
-        for (i, s) in segs.iter().enumerate() {
-            let mut mine = Vec::new();
-            for iy in cells(s.y0, s.y1) {
-                for ix in cells(s.x0, s.x1) {
-                    let c = SlabScalar::clip_one(&g.cell(ix, iy), s);
-                    if c.is_hit() && (o.touches || c.class != Class::Touches) {
-                        mine.push((iy * 1000 + ix, c));
-                    }
-                }
-            }
-            mine.sort_by(|a, b| {
-                (a.1.t_entry, a.1.t_exit, a.0)
-                    .partial_cmp(&(b.1.t_entry, b.1.t_exit, b.0))
-                    .unwrap()
-            });
-            want.extend(mine.into_iter().map(|(k, c)| Piece {
-                segment: i,
-                ix: (k % 1000) as u32,
-                iy: (k / 1000) as u32,
-                t_entry: c.t_entry,
-                t_exit: c.t_exit,
-                class: c.class,
-            }));
-        }
-        // (No segment of `tracks` is axis-parallel, so half-open cells change nothing.)
+        let want = brute_over(&g, &segs, o, near);
         let want = keys(&want);
         assert!(want.len() > 80_000, "{} pieces", want.len());
         if got != want {
@@ -597,46 +594,15 @@ fn big_grid_scene<F: Real>() {
         }
         segs.push(seg::<F>(p));
     }
-    let near = |a: F, b: F, m: usize| {
-        let (lo, hi) = (a.to_f64().min(b.to_f64()), a.to_f64().max(b.to_f64()));
-        let i = |v: f64| (v.floor() as i64).clamp(0, m as i64 - 1);
-        ((i(lo) - 2).max(0) as usize)..=((i(hi) + 2).min(m as i64 - 1) as usize)
+    let near = |s: &Segment<F>| {
+        (
+            near_cells(s.x0, s.x1, 1.0, n),
+            near_cells(s.y0, s.y1, 1.0, 4),
+        )
     };
     for o in &OPTIONS {
         let got = keys(&g.pieces(&segs[..], o));
-        let mut want = Vec::new();
-        for (i, s) in segs.iter().enumerate() {
-            let mut mine = Vec::new();
-            for iy in near(s.y0, s.y1, 4) {
-                for ix in near(s.x0, s.x1, n) {
-                    let c = SlabScalar::clip_one(&g.cell(ix, iy), s);
-                    if !c.is_hit() || (!o.touches && c.class == Class::Touches) {
-                        continue;
-                    }
-                    if o.lines == Lines::HalfOpen {
-                        let right = s.x0 == s.x1 && s.x0 == g.xs()[ix + 1] && ix + 1 < n;
-                        let top = s.y0 == s.y1 && s.y0 == g.ys()[iy + 1] && iy + 1 < 4;
-                        if right || top {
-                            continue;
-                        }
-                    }
-                    mine.push((iy * n + ix, c));
-                }
-            }
-            mine.sort_by(|a, b| {
-                (a.1.t_entry, a.1.t_exit, a.0)
-                    .partial_cmp(&(b.1.t_entry, b.1.t_exit, b.0))
-                    .unwrap()
-            });
-            want.extend(mine.into_iter().map(|(k, c)| Piece {
-                segment: i,
-                ix: (k % n) as u32,
-                iy: (k / n) as u32,
-                t_entry: c.t_entry,
-                t_exit: c.t_exit,
-                class: c.class,
-            }));
-        }
+        let want = brute_over(&g, &segs, o, near);
         let want = keys(&want);
         assert!(want.len() > 10_000, "{} pieces", want.len());
         assert!(

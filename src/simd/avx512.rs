@@ -295,37 +295,46 @@ avx512_lane!(F64x8, __m512d, f64, Mask8, 8,
     low_bytes low_bytes_f64, rows rows_f64, not_tiny not_tiny_f64, gather gather_f64);
 
 /// [`Lane::gather_biased`]: the index bits masked out, clamped to the table (unsigned `min`),
-/// and one `vgatherdps`.
-#[inline(always)]
-fn gather_f32(v: F32x16, table: &[f32]) -> F32x16 {
-    let last = table.len() - 1;
-    // SAFETY: AVX-512F is enabled for this build (the module's cfg); every index is at most
-    // `last` (the `min` below), so each lane reads within `table`, which is not empty (`last`
-    // did not underflow).
-    unsafe {
-        let i = _mm512_and_si512(
-            _mm512_castps_si512(v.0),
-            _mm512_set1_epi32(INDEX_BITS as i32),
-        );
-        let i = _mm512_min_epu32(i, _mm512_set1_epi32(last.min(INDEX_BITS as usize) as i32));
-        F32x16(_mm512_i32gather_ps::<4>(i, table.as_ptr()))
-    }
+/// and one gather (`vgatherdps`, `vgatherqpd`).
+macro_rules! gather_fn {
+    ($name:ident, $v:ident, $t:ty, $int:ty, $cast:ident, $set1:ident, $min:ident,
+     $gather:ident, $scale:literal) => {
+        #[inline(always)]
+        fn $name(v: $v, table: &[$t]) -> $v {
+            let last = table.len() - 1;
+            // SAFETY: AVX-512F is enabled for this build (the module's cfg); every index is at
+            // most `last` (the `min` below), so each lane reads within `table`, which is not
+            // empty (`last` did not underflow).
+            unsafe {
+                let i = _mm512_and_si512($cast(v.0), $set1(INDEX_BITS as $int));
+                let i = $min(i, $set1(last.min(INDEX_BITS as usize) as $int));
+                $v($gather::<$scale>(i, table.as_ptr()))
+            }
+        }
+    };
 }
-
-/// [`Lane::gather_biased`] on 8 `f64` lanes: `vgatherqpd`.
-#[inline(always)]
-fn gather_f64(v: F64x8, table: &[f64]) -> F64x8 {
-    let last = table.len() - 1;
-    // SAFETY: as in `gather_f32`: every index is at most `last`, within the non-empty `table`.
-    unsafe {
-        let i = _mm512_and_si512(
-            _mm512_castpd_si512(v.0),
-            _mm512_set1_epi64(INDEX_BITS as i64),
-        );
-        let i = _mm512_min_epu64(i, _mm512_set1_epi64(last.min(INDEX_BITS as usize) as i64));
-        F64x8(_mm512_i64gather_pd::<8>(i, table.as_ptr()))
-    }
-}
+gather_fn!(
+    gather_f32,
+    F32x16,
+    f32,
+    i32,
+    _mm512_castps_si512,
+    _mm512_set1_epi32,
+    _mm512_min_epu32,
+    _mm512_i32gather_ps,
+    4
+);
+gather_fn!(
+    gather_f64,
+    F64x8,
+    f64,
+    i64,
+    _mm512_castpd_si512,
+    _mm512_set1_epi64,
+    _mm512_min_epu64,
+    _mm512_i64gather_pd,
+    8
+);
 
 /// [`Lane::not_tiny_both`] on the bits as unsigned integers: `w = 2·bits − 2` (the sign
 /// shifted out, wrapping) is below the same of `FAST_LO` exactly for `0 < |v| < FAST_LO`, and
