@@ -98,8 +98,9 @@ fn crossings<F: Real>(lines: &[F], p0: F, r: F, from: usize, to: usize, buf: &mu
 
 impl<F: Real> Grid<F> {
     /// Appends the pieces of segment `index` (`s`) to `out` and returns `true` when neither end
-    /// lies on a grid line and its crossings are distinct and below `GRAZE_TOP` (module docs);
-    /// otherwise writes nothing and returns `false`.
+    /// lies on a grid line and its crossings strictly increase below `GRAZE_TOP` (module docs);
+    /// otherwise writes nothing and returns `false`. Out of line: inlined into the batch loop it
+    /// crowded the registers (its merge loop spilled to the stack).
     #[inline(never)]
     pub(super) fn direct(
         &self,
@@ -154,16 +155,16 @@ impl<F: Real> Grid<F> {
             let t = select_unpredictable(go_x, tx, ty);
             let (crossing, last) = (k + 1 < n, k + 1 == n);
             off |= crossing & !(t_entry < t && t < F::GRAZE_TOP);
-            let (cx, cy) = (ix as u32, iy as u32);
+            let (cell_x, cell_y) = (ix as u32, iy as u32);
             spare[kept].write(Piece {
                 segment: index,
-                ix: cx,
-                iy: cy,
+                ix: cell_x,
+                iy: cell_y,
                 t_entry,
                 t_exit: if last { F::ONE } else { t },
                 class: CLASSES[(k == 0) as usize + 2 * last as usize],
             });
-            kept += (cx < nx && cy < ny) as usize;
+            kept += (cell_x < nx && cell_y < ny) as usize;
             t_entry = t;
             // Past the last crossing nothing moves: the indices stay at the `+∞`s.
             let (mx, my) = (
