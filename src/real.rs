@@ -20,6 +20,13 @@ mod sealed {
 /// The bits of a lane value `CODE_BIAS + i` that hold `i` ([`Lane::gather_biased`]).
 pub(crate) const INDEX_BITS: u64 = (1 << 23) - 1;
 
+/// The `i` of a lane value `CODE_BIAS + i`: integers (positions, line indices) ride in float
+/// lanes that way, exact for `0 ≤ i < 2²³` ([`INDEX_BITS`]).
+#[inline(always)]
+pub(crate) fn biased_index<F: Real>(x: F) -> usize {
+    (x.to_bits_u64() & INDEX_BITS) as usize
+}
+
 /// One or more values of a float type, with the branch-free operations the kernels need.
 ///
 /// Comparisons return a [`Lane::Mask`]; [`Lane::select`] picks per lane. For the scalar lanes the
@@ -90,7 +97,7 @@ pub trait Lane:
         let last = table.len() - 1;
         let mut idx = [Self::Scalar::ZERO; 16];
         self.write(&mut idx);
-        Self::from_fn(|l| table[((idx[l].to_bits_u64() & INDEX_BITS) as usize).min(last)])
+        Self::from_fn(|l| table[biased_index(idx[l]).min(last)])
     }
 
     /// `self · o + 0`, the product rounded once: one FMA where the build has one, else a

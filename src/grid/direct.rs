@@ -43,8 +43,8 @@ use core::hint::select_unpredictable;
 
 use super::{Grid, Lines64, Piece};
 use crate::geom::{Class, Segment};
-use crate::kernels::contract::{delta, in_range, in_range_both, line_t};
-use crate::real::{Lane, Real, INDEX_BITS};
+use crate::kernels::contract::{delta, in_range_both, line_t};
+use crate::real::{biased_index, Lane, Real};
 
 /// Reused buffers: per axis `+∞`, the crossings' parameters in grid order, then `+∞` (the
 /// walk reads them forwards or backwards).
@@ -109,11 +109,9 @@ impl<F: Real> Grid<F> {
         scratch: &mut Scratch<F>,
         out: &mut Vec<Piece<F>>,
     ) -> bool {
-        let zero = F::ZERO;
-        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+        let Some((rx, ry)) = super::walk::reciprocals(s) else {
             return false;
-        }
+        };
         let ends = (
             position(&self.xs, &self.xs64, s.x0),
             position(&self.ys, &self.ys64, s.y0),
@@ -123,9 +121,8 @@ impl<F: Real> Grid<F> {
         let (Some(px0), Some(py0), Some(px1), Some(py1)) = ends else {
             return false;
         };
-        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
-        let cx = crossings(&self.xs, s.x0, F::ONE / dx, px0, px1, &mut scratch.x);
-        let cy = crossings(&self.ys, s.y0, F::ONE / dy, py0, py1, &mut scratch.y);
+        let cx = crossings(&self.xs, s.x0, rx, px0, px1, &mut scratch.x);
+        let cy = crossings(&self.ys, s.y0, ry, py0, py1, &mut scratch.y);
         let (xt, yt) = (&scratch.x[..], &scratch.y[..]);
         let (nx, ny) = (self.nx() as u32, self.ny() as u32);
         // Pieces, with the virtual cells' among them (not kept).
@@ -146,7 +143,7 @@ impl<F: Real> Grid<F> {
         };
         let ((mut kx, mut ix, sx), (mut ky, mut iy, sy)) = (axis(px0, px1, cx), axis(py0, py1, cy));
         let mut kept = 0;
-        let mut t_entry = zero;
+        let mut t_entry = F::ZERO;
         // Set unless the crossings strictly increase and stay below `GRAZE_TOP`.
         let mut off = false;
         for k in 0..n {
@@ -187,14 +184,6 @@ impl<F: Real> Grid<F> {
 #[inline(always)]
 fn count<F: Real>(n: usize) -> F {
     F::from_f64(n as f64)
-}
-
-/// The `n` of a lane value `CODE_BIAS + n`: integers (positions, line indices) ride in the
-/// float lanes that way, exact for `0 ≤ n < 2²³`, so the lanes take grids with fewer lines than
-/// that in all ([`INDEX_BITS`]).
-#[inline(always)]
-fn index_of<F: Real>(x: F) -> usize {
-    (x.to_bits_u64() & INDEX_BITS) as usize
 }
 
 /// Segments whose walk takes more steps than this go to [`Grid::direct`] alone: in lockstep a
@@ -397,8 +386,8 @@ pub(super) fn append_lane<F: Real>(
         let t_entry = step.te[l];
         spare[kept].write(Piece {
             segment: index,
-            ix: index_of(step.px[l]).wrapping_sub(1) as u32,
-            iy: index_of(step.py[l]).wrapping_sub(1) as u32,
+            ix: biased_index(step.px[l]).wrapping_sub(1) as u32,
+            iy: biased_index(step.py[l]).wrapping_sub(1) as u32,
             t_entry,
             t_exit: step.tx[l],
             class: CLASSES[(k == 0) as usize + 2 * (k + 1 == n) as usize],

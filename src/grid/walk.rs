@@ -140,6 +140,18 @@ impl<F: Real> Axis<'_, F> {
     }
 }
 
+/// `(1/dx, 1/dy)` of a segment the walks take (`dx` and `dy` nonzero and in [`in_range`]), or
+/// `None`: `axis_t`'s reciprocals, with the same operands, hence the same bits.
+#[inline(always)]
+pub(super) fn reciprocals<F: Real>(s: &Segment<F>) -> Option<(F, F)> {
+    let zero = F::ZERO;
+    let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+    if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
+        return None;
+    }
+    Some((F::ONE / dx, F::ONE / dy))
+}
+
 /// The cell holding `v` from the even spacing (clamped), in the order the walk meets cells.
 #[inline(always)]
 fn guess_met<F: Real>(grid_axis: &super::Lines64, v: F, up: bool) -> usize {
@@ -343,19 +355,13 @@ impl<F: Real> Grid<F> {
     /// difference zero, NaN, ±∞ or out of [`in_range`]).
     #[inline(always)]
     fn axes(&self, s: &Segment<F>) -> Option<(Axis<'_, F>, Axis<'_, F>)> {
-        let zero = F::ZERO;
-        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-        if !(in_range(dx) && in_range(dy)) || dx == zero || dy == zero {
-            return None;
-        }
-        // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
-        let (rx, ry) = (F::ONE / dx, F::ONE / dy);
+        let (rx, ry) = reciprocals(s)?;
         let axis = |lines, p0, r| Axis {
             lines,
             p0,
             r,
             n: lines.len() - 1,
-            up: zero < r,
+            up: F::ZERO < r,
         };
         Some((axis(&self.xs[..], s.x0, rx), axis(&self.ys[..], s.y0, ry)))
     }
