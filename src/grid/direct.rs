@@ -322,15 +322,21 @@ impl<F: Real> Grid<F> {
         let (nan, graze) = (splat(F::NAN), splat(F::GRAZE_TOP));
         let mut t_entry = zero;
         let mut off = !ok;
-        for k in 0..most {
-            if steps.len() == k {
-                steps.push(Step {
-                    te: [F::ZERO; 16],
-                    tx: [F::ZERO; 16],
-                    px: [F::ZERO; 16],
-                    py: [F::ZERO; 16],
-                });
-            }
+        // Grown before the loop, not in it: a call to grow in the loop made the compiler keep
+        // every vector of the walk on the stack around it.
+        if steps.len() < most {
+            let zero = [F::ZERO; 16];
+            steps.resize(
+                most,
+                Step {
+                    te: zero,
+                    tx: zero,
+                    px: zero,
+                    py: zero,
+                },
+            );
+        }
+        for (k, out) in steps[..most].iter_mut().enumerate() {
             let next = splat(count(k + 1));
             let (crossing, last) = (next.lt(total), next.eq_(total));
             let go_x = x.t.lt(y.t);
@@ -338,7 +344,6 @@ impl<F: Real> Grid<F> {
             off = off | (crossing & !(t_entry.lt(t) & t.lt(graze)));
             let keep =
                 splat(count(k)).lt(total) & inside(x.pos, self.nx()) & inside(y.pos, self.ny());
-            let out = &mut steps[k];
             L::select(keep, t_entry, nan).write(&mut out.te);
             L::select(last, one, t).write(&mut out.tx);
             x.pos.write(&mut out.px);
