@@ -193,7 +193,7 @@ const LONG: usize = 24;
 /// What one step of the lanes leaves, per lane: `t_entry` (NaN where the piece is not kept),
 /// `t_exit` and the cell's positions ([`position`], biased). The class follows from the step:
 /// `Exits` first, `Enters` last, `Crosses` between.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Step<F> {
     te: [F; 16],
     tx: [F; 16],
@@ -325,16 +325,7 @@ impl<F: Real> Grid<F> {
         // Grown before the loop, not in it: a call to grow in the loop made the compiler keep
         // every vector of the walk on the stack around it.
         if steps.len() < most {
-            let zero = [F::ZERO; 16];
-            steps.resize(
-                most,
-                Step {
-                    te: zero,
-                    tx: zero,
-                    px: zero,
-                    py: zero,
-                },
-            );
+            steps.resize(most, Step::default());
         }
         for (k, out) in steps[..most].iter_mut().enumerate() {
             let next = splat(count(k + 1));
