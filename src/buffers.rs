@@ -349,9 +349,12 @@ pub(crate) const PREFETCH_MIN: usize = 1 << 18;
 /// and returns where the tail begins. The columns are cut to whole chunks first, so that no
 /// load is bounds-checked (indexed loads' checks were a fifth of ray × rect's instructions).
 ///
-/// Columns of at least [`PREFETCH_MIN`] values are prefetched 1 KiB ahead
+/// Columns of at least [`PREFETCH_MIN`] values are prefetched 512 bytes ahead
 /// ([`crate::simd::prefetch`]): the hardware prefetcher alone left `simd-slab` about 15% below
 /// that at 1M and 16M segments (`mixed` 1M: 0.89 -> 1.03 Gseg/s; road-like 16M: 0.76 -> 0.90).
+/// With streaming stores (`simd_slab::streams`), 512 bytes beat 1 KiB (`mixed` 16M, f32:
+/// 1.11–1.17 against 0.91–0.97 Gseg/s; 256 bytes the same as 512, 2 and 4 KiB slower); with
+/// plain stores they gain a little too (0.86–0.91 against 0.78–0.87).
 /// Shorter columns are not, where the four extra instructions per chunk cost the plain slab a
 /// sixth at 64K; the test per chunk (predicted) costs `simd-slab` about 2% there.
 #[inline(always)]
@@ -369,7 +372,7 @@ pub(crate) fn for_each_column_chunk<F: Real>(
     for (k, (((a, b), c), d)) in chunks.enumerate() {
         if ahead {
             for col in [a, b, c, d] {
-                crate::simd::prefetch(col, 1024);
+                crate::simd::prefetch(col, 512);
             }
         }
         body(

@@ -82,6 +82,14 @@ pub trait Lane:
     fn max_any(self, o: Self) -> Self;
     /// Writes the lanes to `out[..WIDTH]`. Panics if `out` is shorter.
     fn write(self, out: &mut [Self::Scalar]);
+    /// [`write`](Lane::write) for outputs far larger than the caches: a non-temporal
+    /// (streaming) store where the build has one and `out` starts on a vector-aligned address,
+    /// which writes the line without reading it first. Weakly ordered: the loop that streams
+    /// ends with [`crate::simd::stream_fence`]. Panics if `out` is shorter than `WIDTH`.
+    #[inline(always)]
+    fn write_stream(self, out: &mut [Self::Scalar]) {
+        self.write(out)
+    }
     /// Writes the low byte of each lane's bits to `out[..WIDTH]` (class codes leave the float
     /// lanes this way: see `Class::code_lanes`). Panics if `out` is shorter.
     fn write_low_bytes(self, out: &mut [u8]);

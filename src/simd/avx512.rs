@@ -69,6 +69,7 @@ macro_rules! avx512_lane {
      add $add:ident, sub $sub:ident, mul $mul:ident, div $div:ident, xor $xor:ident,
      set1 $set1:ident, blend $blend:ident, cmp $cmp:ident, mask_cmp $mask_cmp:ident, abs $abs:ident, sqrt $sqrt:ident,
      min $min:ident, max $max:ident, fma $fma:ident, loadu $loadu:ident, storeu $storeu:ident,
+     stream $stream:ident,
      fpclass $fpclass:ident, range $range:ident, cmp_int $cmp_int:ident, to_int $to_int:ident,
      low_bytes $low_bytes:path, rows $rows:path, not_tiny $not_tiny:path, gather $gather:path) => {
         macro_rules! binop {
@@ -202,6 +203,18 @@ macro_rules! avx512_lane {
                 unsafe { $storeu(out.as_mut_ptr(), self.0) }
             }
             #[inline(always)]
+            fn write_stream(self, out: &mut [$t]) {
+                let out = &mut out[..$width];
+                if out.as_ptr() as usize % 64 == 0 {
+                    // SAFETY: `out` holds `$width` values (64 bytes, the slice above panics
+                    // otherwise) and starts on a 64-byte boundary, as the streaming store
+                    // requires; AVX-512F is enabled for this build.
+                    unsafe { $stream(out.as_mut_ptr(), self.0) }
+                } else {
+                    self.write(out)
+                }
+            }
+            #[inline(always)]
             fn write_low_bytes(self, out: &mut [u8]) {
                 $low_bytes(self, &mut out[..$width])
             }
@@ -282,7 +295,7 @@ avx512_lane!(F32x16, __m512, f32, Mask16, 16,
     add _mm512_add_ps, sub _mm512_sub_ps, mul _mm512_mul_ps, div _mm512_div_ps, xor xor_ps,
     set1 _mm512_set1_ps, blend _mm512_mask_blend_ps, cmp _mm512_cmp_ps_mask, mask_cmp _mm512_mask_cmp_ps_mask,
     abs _mm512_abs_ps, sqrt _mm512_sqrt_ps, min _mm512_min_ps, max _mm512_max_ps, fma _mm512_fmadd_ps,
-    loadu _mm512_loadu_ps, storeu _mm512_storeu_ps, fpclass _mm512_fpclass_ps_mask, range _mm512_range_ps,
+    loadu _mm512_loadu_ps, storeu _mm512_storeu_ps, stream _mm512_stream_ps, fpclass _mm512_fpclass_ps_mask, range _mm512_range_ps,
     cmp_int _mm512_cmp_epi32_mask, to_int _mm512_castps_si512,
     low_bytes low_bytes_f32, rows rows_f32, not_tiny not_tiny_f32, gather gather_f32);
 
@@ -290,7 +303,7 @@ avx512_lane!(F64x8, __m512d, f64, Mask8, 8,
     add _mm512_add_pd, sub _mm512_sub_pd, mul _mm512_mul_pd, div _mm512_div_pd, xor xor_pd,
     set1 _mm512_set1_pd, blend _mm512_mask_blend_pd, cmp _mm512_cmp_pd_mask, mask_cmp _mm512_mask_cmp_pd_mask,
     abs _mm512_abs_pd, sqrt _mm512_sqrt_pd, min _mm512_min_pd, max _mm512_max_pd, fma _mm512_fmadd_pd,
-    loadu _mm512_loadu_pd, storeu _mm512_storeu_pd, fpclass _mm512_fpclass_pd_mask, range _mm512_range_pd,
+    loadu _mm512_loadu_pd, storeu _mm512_storeu_pd, stream _mm512_stream_pd, fpclass _mm512_fpclass_pd_mask, range _mm512_range_pd,
     cmp_int _mm512_cmp_epi64_mask, to_int _mm512_castpd_si512,
     low_bytes low_bytes_f64, rows rows_f64, not_tiny not_tiny_f64, gather gather_f64);
 

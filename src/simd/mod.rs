@@ -50,6 +50,17 @@ pub(crate) fn prefetch<T>(s: &[T], bytes: usize) {
     let _ = (s, bytes);
 }
 
+/// Orders the streaming stores of [`Lane::write_stream`](crate::Lane::write_stream) before
+/// whatever follows (they are weakly ordered): once at the end of a loop that streams.
+#[inline]
+pub(crate) fn stream_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `sfence` is part of SSE, which every x86-64 CPU has; it only orders stores.
+    unsafe {
+        core::arch::x86_64::_mm_sfence()
+    };
+}
+
 /// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 pub type F32s = avx512::F32x16;
