@@ -43,6 +43,8 @@ __all__ = [
     "clip",
     "clip_pairwise",
     "clip_grid",
+    "clip_rect_set",
+    "grid_pieces",
     "clip_in_place",
     "cast_rect",
     "cast_segments",
@@ -310,6 +312,16 @@ def clip_pairwise(
     return _finish(result, after)
 
 
+def _records(cols: Dict[str, np.ndarray], structured: bool):
+    """The columns as they came, or as one structured array with the same fields in order."""
+    if not structured:
+        return cols
+    rec = np.empty(len(cols["segment"]), dtype=[(k, v.dtype) for k, v in cols.items()])
+    for k, v in cols.items():
+        rec[k] = v
+    return rec
+
+
 def clip_grid(
     segments: Segments,
     rects: ArrayLike,
@@ -319,7 +331,8 @@ def clip_grid(
     threads: Optional[int] = None,
 ):
     """Every non-empty clip of N segments by M rects (``(M, 4)`` rows), ordered by segment,
-    then rect.
+    then rect: every rect is tried for every segment, a cost of N × M (for many rects, see
+    :func:`clip_rect_set`).
 
     Returns a dict of equal-length columns ``segment`` (int64), ``rect`` (int64), ``t_entry``,
     ``t_exit`` (the segments' dtype) and ``class`` (uint8, never OUTSIDE or INVALID), or with
@@ -328,16 +341,67 @@ def clip_grid(
     segs, dt, _ = _rows_or_columns(segments, "segments")
     r = _rects(rects, dt)
     cols = dict(_native.clip_grid(segs, r, algorithm, threads=_threads(threads)))
-    if not structured:
-        return cols
-    rec = np.empty(
-        len(cols["segment"]),
-        dtype=[("segment", np.int64), ("rect", np.int64), ("t_entry", dt), ("t_exit", dt),
-               ("class", np.uint8)],
+    return _records(cols, structured)
+
+
+def clip_rect_set(
+    segments: Segments,
+    rects: ArrayLike,
+    *,
+    algorithm: str = "auto",
+    structured: bool = False,
+    threads: Optional[int] = None,
+):
+    """:func:`clip_grid`'s answer (the same rows, in the same order, with the same bits) at a
+    cost that grows as N + M + hits instead of N × M: the rects are put in a uniform bin grid
+    first (the broad phase), and each segment is clipped only by the rects of the bins it
+    passes through. For many rects (sensor zones, footprints, query windows); with a handful,
+    :func:`clip_grid` is as quick.
+    """
+    segs, dt, _ = _rows_or_columns(segments, "segments")
+    r = _rects(rects, dt)
+    cols = dict(_native.clip_rect_set(segs, r, algorithm, threads=_threads(threads)))
+    return _records(cols, structured)
+
+
+def grid_pieces(
+    segments: Segments,
+    bounds: RectLike,
+    cells: Tuple[int, int],
+    *,
+    half_open: bool = False,
+    touches: bool = True,
+    structured: bool = False,
+    threads: Optional[int] = None,
+):
+    """The pieces every segment makes in the cells of a regular grid of ``cells = (nx, ny)``
+    cells over ``bounds = (xmin, ymin, xmax, ymax)``, in segment order and along each segment.
+
+    Each piece is bit for bit the clip of its segment by its cell's rect (neighbouring cells
+    share one boundary value), so consecutive pieces share their ``t`` exactly: no gap, no
+    overlap. The cost grows with the pieces, not with ``nx × ny``. Cells are closed, so a point
+    on a grid line is in the cells on both sides; ``half_open=True`` makes them ``[lo, hi)``
+    (closed at the grid's upper bounds), so every point is in one cell. ``touches=False``
+    leaves out the TOUCHES pieces (single points, such as a segment passing a cell's corner).
+
+    Returns a dict of equal-length columns ``segment``, ``ix``, ``iy`` (int64), ``t_entry``,
+    ``t_exit`` (the segments' dtype) and ``class`` (uint8), or with ``structured=True`` one
+    structured array with those fields: what ``slabclip clip --grid ... --cells ...`` writes.
+    A bad grid raises ``ValueError``.
+    """
+    segs, dt, _ = _rows_or_columns(segments, "segments")
+    b = _rect(bounds)
+    c = np.asarray(cells)
+    if c.shape != (2,) or c.dtype.kind not in "iu":
+        raise ValueError(f"cells must be two integers (nx, ny), got {cells!r}")
+    if (c < 1).any():
+        raise ValueError(f"cells must be at least 1 along each axis, got {tuple(int(v) for v in c)}")
+    cols = dict(
+        _native.grid_pieces(
+            segs, b, [int(v) for v in c], half_open, touches, threads=_threads(threads)
+        )
     )
-    for k, v in cols.items():
-        rec[k] = v
-    return rec
+    return _records(cols, structured)
 
 
 def clip_in_place(

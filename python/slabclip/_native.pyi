@@ -44,6 +44,21 @@ def clip_grid(
 ) -> dict:
     """Every non-empty clip of N segments by M rects: columns segment, rect, t_entry, t_exit, class."""
 
+def clip_rect_set(
+    segments: _Input, rects: _F, algorithm: str, threads: Optional[int] = None
+) -> dict:
+    """clip_grid's columns through the rect set's broad phase (cost N + M + hits)."""
+
+def grid_pieces(
+    segments: _Input,
+    bounds: Sequence[float],
+    cells: Sequence[int],
+    half_open: bool,
+    touches: bool,
+    threads: Optional[int] = None,
+) -> dict:
+    """Pieces in the cells of a regular grid: columns segment, ix, iy, t_entry, t_exit, class."""
+
 def clip_in_place(
     segments: Union[_F, _Cols],
     rect: Sequence[float],

@@ -22,7 +22,7 @@ import numpy as np
 
 import slabclip
 
-__all__ = ["clip"]
+__all__ = ["clip", "grid_pieces"]
 
 
 def _record_dtype(dt: np.dtype, outputs: Sequence[str]) -> np.dtype:
@@ -38,6 +38,26 @@ def _clip_block(block: np.ndarray, rect, algorithm: str, outputs: Sequence[str],
     for name in outputs:
         rec[name] = res[name]
     return rec
+
+
+def _rows(segments):
+    """``segments`` as an ``(N, 4)`` float32/float64 dask array chunked by rows only, and its
+    dtype."""
+    import dask.array as da
+
+    if not isinstance(segments, da.Array):
+        segments = da.asarray(segments)
+    if segments.ndim != 2 or segments.shape[1] != 4:
+        raise ValueError(f"segments must have shape (N, 4), got shape {segments.shape}")
+    dt = np.dtype(segments.dtype)
+    if dt not in (np.float32, np.float64):
+        if dt.kind not in "biuf":
+            raise TypeError(f"segments must hold real numbers, got dtype {dt}")
+        dt = np.dtype(np.float64)
+        segments = segments.astype(dt)
+    if len(segments.chunks[1]) != 1:
+        segments = segments.rechunk({1: 4})
+    return segments, dt
 
 
 def clip(
@@ -66,18 +86,7 @@ def clip(
             raise ValueError(
                 f"unknown output {name!r} (expected one of: t_entry, t_exit, class, segments)"
             )
-    if not isinstance(segments, da.Array):
-        segments = da.asarray(segments)
-    if segments.ndim != 2 or segments.shape[1] != 4:
-        raise ValueError(f"segments must have shape (N, 4), got shape {segments.shape}")
-    dt = np.dtype(segments.dtype)
-    if dt not in (np.float32, np.float64):
-        if dt.kind not in "biuf":
-            raise TypeError(f"segments must hold real numbers, got dtype {dt}")
-        dt = np.dtype(np.float64)
-        segments = segments.astype(dt)
-    if len(segments.chunks[1]) != 1:
-        segments = segments.rechunk({1: 4})
+    segments, dt = _rows(segments)
     rect = [float(v) for v in rect]
     rec_dt = _record_dtype(dt, outputs)
     rec = segments.map_blocks(
@@ -107,3 +116,60 @@ def clip(
                 operator.itemgetter(name), dtype=field, meta=np.empty(0, dtype=field)
             )
     return result
+
+
+_PIECE_FIELDS = ("segment", "ix", "iy", "t_entry", "t_exit", "class")
+
+
+def _pieces_block(block: np.ndarray, bounds, cells, half_open, touches, threads, block_info=None):
+    """One block's pieces as one structured array, their segment numbers counted from the
+    whole array's first row."""
+    rec = slabclip.grid_pieces(block, bounds, cells, half_open=half_open, touches=touches,
+                               structured=True, threads=threads)
+    rec["segment"] += block_info[0]["array-location"][0][0]
+    return rec
+
+
+def grid_pieces(
+    segments,
+    bounds,
+    cells,
+    *,
+    half_open: bool = False,
+    touches: bool = True,
+    threads: Optional[int] = None,
+) -> Dict[str, "dask.array.Array"]:  # noqa: F821
+    """Lazy :func:`slabclip.grid_pieces` of an ``(N, 4)`` float32/float64 dask array, block by
+    block (each block's pieces are those of its segments, numbered in the whole array).
+
+    Returns a dict of 1-D dask arrays ``segment``, ``ix``, ``iy`` (int64), ``t_entry``,
+    ``t_exit`` (the segments' dtype) and ``class`` (uint8), one chunk per row chunk of the
+    input. How many pieces a block makes is known only once it has run, so their chunk lengths
+    are unknown (NaN) until computed (``compute_chunk_sizes()``). Computed together, they are
+    the columns of ``slabclip.grid_pieces`` on the whole array in memory, bit for bit and in the
+    same order. The grid is checked here, before anything runs.
+    """
+    segments, dt = _rows(segments)
+    # A bad grid raises now, on an empty batch, rather than on a worker.
+    slabclip.grid_pieces(np.empty((0, 4), dt), bounds, cells)
+    bounds = [float(v) for v in bounds]
+    cells = [int(v) for v in cells]
+    rec_dt = np.dtype([(k, np.int64) for k in _PIECE_FIELDS[:3]]
+                      + [("t_entry", dt), ("t_exit", dt), ("class", np.uint8)])
+    rec = segments.map_blocks(
+        _pieces_block,
+        bounds,
+        cells,
+        half_open,
+        touches,
+        threads,
+        dtype=rec_dt,
+        drop_axis=1,
+        chunks=((np.nan,) * len(segments.chunks[0]),),
+        meta=np.empty(0, dtype=rec_dt),
+    )
+    return {
+        name: rec.map_blocks(operator.itemgetter(name), dtype=rec_dt[name],
+                             meta=np.empty(0, dtype=rec_dt[name]))
+        for name in _PIECE_FIELDS
+    }

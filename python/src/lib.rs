@@ -27,8 +27,9 @@ use slabclip::cast::{
     RectCastOutput, SegmentsCastOutput,
 };
 use slabclip::{
-    rows_from_interleaved, Algorithm, Class, ClipOutput, ConvexPolygon, Error, InsideMode, Rays,
-    RaysRef, Real, Rect, Segment, SegmentSource, Segments, SegmentsMut, SegmentsRef, PARALLEL_MIN,
+    rows_from_interleaved, Algorithm, Class, ClipOutput, ConvexPolygon, Error, Grid, GridOptions,
+    InsideMode, Lines, Piece, Rays, RaysRef, Real, Rect, RectSet, Segment, SegmentSource, Segments,
+    SegmentsMut, SegmentsRef, PARALLEL_MIN,
 };
 
 /// A library error as the Python exception the package documents: `ValueError`, same message.
@@ -420,25 +421,137 @@ fn clip_grid<'py>(
                 || with_source!(view, s => algorithm.clip_grid(&rects, s)),
             )
         })?;
-        let d = PyDict::new(py);
-        let col = |f: &dyn Fn(&slabclip::Hit<F>) -> i64| hits.iter().map(f).collect::<Vec<_>>();
-        d.set_item(
-            "segment",
-            PyArray1::from_vec(py, col(&|h| h.segment as i64)),
-        )?;
-        d.set_item("rect", PyArray1::from_vec(py, col(&|h| h.rect as i64)))?;
-        let t = |f: &dyn Fn(&slabclip::Hit<F>) -> F| hits.iter().map(f).collect::<Vec<F>>();
-        d.set_item("t_entry", PyArray1::from_vec(py, t(&|h| h.t_entry)))?;
-        d.set_item("t_exit", PyArray1::from_vec(py, t(&|h| h.t_exit)))?;
-        let class: Vec<u8> = hits.iter().map(|h| h.class as u8).collect();
-        d.set_item("class", PyArray1::from_vec(py, class))?;
-        Ok(d)
+        hit_columns(py, &hits)
     }
     let algorithm = Algorithm::from_name(algorithm).map_err(value_err)?;
     if is_f64(segments)? {
         run::<f64>(py, segments, rects, algorithm, threads)
     } else {
         run::<f32>(py, segments, rects, algorithm, threads)
+    }
+}
+
+/// Hits as the dict of columns `clip_grid` and `clip_rect_set` return.
+fn hit_columns<'py, F: Real + Element>(
+    py: Python<'py>,
+    hits: &[slabclip::Hit<F>],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let col = |f: &dyn Fn(&slabclip::Hit<F>) -> i64| hits.iter().map(f).collect::<Vec<_>>();
+    d.set_item(
+        "segment",
+        PyArray1::from_vec(py, col(&|h| h.segment as i64)),
+    )?;
+    d.set_item("rect", PyArray1::from_vec(py, col(&|h| h.rect as i64)))?;
+    let t = |f: &dyn Fn(&slabclip::Hit<F>) -> F| hits.iter().map(f).collect::<Vec<F>>();
+    d.set_item("t_entry", PyArray1::from_vec(py, t(&|h| h.t_entry)))?;
+    d.set_item("t_exit", PyArray1::from_vec(py, t(&|h| h.t_exit)))?;
+    let class: Vec<u8> = hits.iter().map(|h| h.class as u8).collect();
+    d.set_item("class", PyArray1::from_vec(py, class))?;
+    Ok(d)
+}
+
+/// `clip_grid`'s hit list through a rect set's broad phase (`slabclip.clip_rect_set`): the same
+/// columns, rows and bits, at a cost that grows as N + M + hits.
+#[pyfunction]
+#[pyo3(signature = (segments, rects, algorithm, threads=None))]
+fn clip_rect_set<'py>(
+    py: Python<'py>,
+    segments: &Bound<'py, PyAny>,
+    rects: &Bound<'py, PyAny>,
+    algorithm: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    fn run<'py, F: Real + Element>(
+        py: Python<'py>,
+        segments: &Bound<'py, PyAny>,
+        rects: &Bound<'py, PyAny>,
+        algorithm: Algorithm,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let rects = rects_of::<F>(rects)?;
+        let input = Input::<F>::extract(segments, "segments")?;
+        let view = input.view("segments")?;
+        let hits = py.allow_threads(|| {
+            in_pool(threads, || {
+                let set = RectSet::new(rects)?;
+                Ok::<_, Error>(with_source!(view, s => algorithm.clip_rect_set(&set, s)))
+            })
+        })?;
+        hit_columns(py, &hits.map_err(value_err)?)
+    }
+    let algorithm = Algorithm::from_name(algorithm).map_err(value_err)?;
+    if is_f64(segments)? {
+        run::<f64>(py, segments, rects, algorithm, threads)
+    } else {
+        run::<f32>(py, segments, rects, algorithm, threads)
+    }
+}
+
+/// The pieces of every segment in the cells of a regular grid (`slabclip.grid_pieces`): columns
+/// `segment`, `ix`, `iy` (int64), `t_entry`, `t_exit` (the segments' dtype), `class` (uint8),
+/// in segment order and along each segment, as `slabclip clip --grid` writes them.
+#[pyfunction]
+#[pyo3(signature = (segments, bounds, cells, half_open, touches, threads=None))]
+fn grid_pieces<'py>(
+    py: Python<'py>,
+    segments: &Bound<'py, PyAny>,
+    bounds: [f64; 4],
+    cells: [usize; 2],
+    half_open: bool,
+    touches: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    fn run<'py, F: Real + Element>(
+        py: Python<'py>,
+        segments: &Bound<'py, PyAny>,
+        bounds: [f64; 4],
+        [nx, ny]: [usize; 2],
+        options: GridOptions,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let what = |e: Error| {
+            value_err(format!(
+                "grid {bounds:?} with {nx} x {ny} cells does not fit {}, the segments' dtype: {e}",
+                F::DTYPE
+            ))
+        };
+        let grid = Grid::new(rect_of::<F>(bounds)?, nx, ny).map_err(what)?;
+        let input = Input::<F>::extract(segments, "segments")?;
+        let view = input.view("segments")?;
+        let pieces = py.allow_threads(|| {
+            in_pool(
+                threads,
+                || with_source!(view, s => grid.pieces(s, &options)),
+            )
+        })?;
+        let d = PyDict::new(py);
+        let ints = |f: &dyn Fn(&Piece<F>) -> i64| pieces.iter().map(f).collect::<Vec<i64>>();
+        d.set_item(
+            "segment",
+            PyArray1::from_vec(py, ints(&|p| p.segment as i64)),
+        )?;
+        d.set_item("ix", PyArray1::from_vec(py, ints(&|p| p.ix.into())))?;
+        d.set_item("iy", PyArray1::from_vec(py, ints(&|p| p.iy.into())))?;
+        let t = |f: &dyn Fn(&Piece<F>) -> F| pieces.iter().map(f).collect::<Vec<F>>();
+        d.set_item("t_entry", PyArray1::from_vec(py, t(&|p| p.t_entry)))?;
+        d.set_item("t_exit", PyArray1::from_vec(py, t(&|p| p.t_exit)))?;
+        let class: Vec<u8> = pieces.iter().map(|p| p.class as u8).collect();
+        d.set_item("class", PyArray1::from_vec(py, class))?;
+        Ok(d)
+    }
+    let options = GridOptions {
+        lines: if half_open {
+            Lines::HalfOpen
+        } else {
+            Lines::Closed
+        },
+        touches,
+    };
+    if is_f64(segments)? {
+        run::<f64>(py, segments, bounds, cells, options, threads)
+    } else {
+        run::<f32>(py, segments, bounds, cells, options, threads)
     }
 }
 
@@ -982,6 +1095,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clip, m)?)?;
     m.add_function(wrap_pyfunction!(clip_pairwise, m)?)?;
     m.add_function(wrap_pyfunction!(clip_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(clip_rect_set, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_pieces, m)?)?;
     m.add_function(wrap_pyfunction!(clip_in_place, m)?)?;
     m.add_function(wrap_pyfunction!(cast_rect_py, m)?)?;
     m.add_function(wrap_pyfunction!(cast_segments_py, m)?)?;

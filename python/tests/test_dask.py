@@ -69,3 +69,21 @@ def test_shards_on_a_two_worker_local_cluster(tmp_path):
         assert [len(p) for p in parts] == [len(s) for s in shards]
         assert same_bits(np.concatenate(parts), np.ascontiguousarray(want[name])), name
     assert not list(out_dir.rglob("*.tmp-*"))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grid_pieces_by_blocks_are_the_whole_arrays_pieces(dtype):
+    segs = np.concatenate([specials(dtype, 3000), 2 * slabclip.workload("tracks", 9000, dtype=dtype)])
+    bounds, cells = (0.0, 0.0, 2.0, 1.0), (8, 4)
+    want = slabclip.grid_pieces(segs, bounds, cells, half_open=True)
+    arr = da.from_array(segs, chunks=((1000, 4000, 7000), (4,)))
+    got = slabclip.dask.grid_pieces(arr, bounds, cells, half_open=True)
+    assert all(isinstance(v, da.Array) for v in got.values())
+    assert np.isnan(got["segment"].shape[0])  # not known before the blocks run
+    with dask.config.set(scheduler="threads"):
+        computed = dask.compute(got)[0]
+    assert list(computed) == list(want)
+    for k in want:
+        assert same_bits(computed[k], want[k]), k
+    with pytest.raises(ValueError, match="cells"):
+        slabclip.dask.grid_pieces(arr, bounds, (0, 4))
