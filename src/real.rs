@@ -83,9 +83,12 @@ pub trait Lane:
     /// Writes the lanes to `out[..WIDTH]`. Panics if `out` is shorter.
     fn write(self, out: &mut [Self::Scalar]);
     /// [`write`](Lane::write) for outputs far larger than the caches: a non-temporal
-    /// (streaming) store where the build has one and `out` starts on a vector-aligned address,
-    /// which writes the line without reading it first. Weakly ordered: the loop that streams
-    /// ends with [`crate::simd::stream_fence`]. Panics if `out` is shorter than `WIDTH`.
+    /// (streaming) store where the lane type has one and `out` starts on a vector-aligned
+    /// address, which writes the line without reading it first. Weakly ordered: the loop that
+    /// streams ends with a store fence (`simd::stream_fence`). Panics if `out` is shorter than
+    /// `WIDTH`. Only the AVX-512 lanes stream, a whole 64-byte line per store: 32-byte streaming
+    /// stores in the AVX2 build (`wide`'s 8 lanes) made `simd-slab` 3× slower at 16M (`mixed`,
+    /// 0.21 against 0.67–0.69 Gseg/s), as 16-byte ones had been slower on 2026-11-24.
     #[inline(always)]
     fn write_stream(self, out: &mut [Self::Scalar]) {
         self.write(out)
