@@ -14,11 +14,10 @@
 //! (`contract::FarEnd`: larger batches settle it for every chunk, where a mispredicted branch
 //! would also drop the loads in flight).
 //!
-//! Batches from 16 MiB of input write `t_entry` and `t_exit` with streaming stores
-//! ([`Lane::write_stream`](crate::Lane::write_stream)), from the first segment whose `t_entry`
-//! is on a vector boundary: such outputs are far larger than the caches, and a plain store
-//! reads each line before writing it. `mixed` 16M, f32, one thread: 1.10–1.17 against
-//! 0.78–0.87 Gseg/s.
+//! From 64K segments the loop starts at the first segment whose columns lie on a vector
+//! boundary, so that no load is split across two cache lines, and batches from 16 MiB of input
+//! write `t_entry` and `t_exit` with streaming stores where those lie on the boundary too
+//! ([`Placement`], where the measurements are).
 //!
 //! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
 //! as `slab-scalar` at every batch length.
@@ -238,28 +237,80 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
     chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
 ) {
     let t = out.t_entry.is_some() || out.t_exit.is_some();
-    let stream = streams::<F>(input.len());
+    let (head, stream) = Placement::of(input, out);
     match (t, out.class.is_some(), out.segments.is_some()) {
         (_, false, false) if stream => {
-            drive_as::<F, R, S, true, false, false, true>(rects, input, out, &chunk)
+            drive_as::<F, R, S, true, false, false, true>(rects, input, out, head, &chunk)
         }
         (_, false, false) => {
-            drive_as::<F, R, S, true, false, false, false>(rects, input, out, &chunk)
+            drive_as::<F, R, S, true, false, false, false>(rects, input, out, head, &chunk)
         }
         (false, true, false) => {
-            drive_as::<F, R, S, false, true, false, false>(rects, input, out, &chunk)
+            drive_as::<F, R, S, false, true, false, false>(rects, input, out, head, &chunk)
         }
         (false, false, true) => {
-            drive_as::<F, R, S, false, false, true, false>(rects, input, out, &chunk)
+            drive_as::<F, R, S, false, false, true, false>(rects, input, out, head, &chunk)
         }
-        _ => drive_as::<F, R, S, true, true, true, false>(rects, input, out, &chunk),
+        _ => drive_as::<F, R, S, true, true, true, false>(rects, input, out, head, &chunk),
     }
 }
 
-/// Whether a batch of `n` segments of `F` writes its parameters with streaming stores: from
-/// 16 MiB of input, where the output is far larger than the caches.
-fn streams<F: Real>(n: usize) -> bool {
-    n.saturating_mul(4 * core::mem::size_of::<F>()) >= 16 << 20
+/// Where the vector loop starts, and whether it streams its parameters.
+///
+/// * **The head.** The loop starts at the first segment whose `x0` lies on a vector boundary,
+///   so that no load of the loop is split across two cache lines (`malloc` puts large arrays 16
+///   bytes past a page boundary, so without it every load is split); the segments before it
+///   are one chunk from 0 ([`head_chunk`]). `simd-slab` on `mixed` `f32`, columns 16 bytes past
+///   a boundary (scratch harness, alternated): 64K 1.75–1.80 → 1.79–1.83 Gseg/s, 256K about
+///   the same (1.76–1.87 against 1.78–1.81), classes at 16M 0.90–0.93 → 1.08–1.14.
+/// * **Streaming** ([`Lane::write_stream`]): from 16 MiB of input, far larger than the caches,
+///   when `t_entry` and the other columns are on a boundary at the head as well (from the same
+///   allocator they are). Measured at 16M (Mseg/s; columns and outputs placed 0, 16 or 48
+///   bytes past a boundary): all on boundaries, plain stores 1,056, streaming 1,266; all 16
+///   bytes past, no head and plain stores 805, head and streaming 1,177–1,295; inputs on
+///   boundaries and outputs 16 bytes past, streaming from the outputs' boundary (splitting
+///   every load) 556, plain stores 1,054. Streaming from 128K segments cost a third at 512K
+///   (outputs the caches would have kept went to memory).
+///
+/// Batches below [`HEAD_MIN`] segments start at 0 and never stream.
+struct Placement;
+
+/// The batch length from which the loop starts on a boundary: 64K segments. Below, the extra
+/// chunk and call cost about what the whole loads save (`mixed` `f32`, alternated, Gseg/s: 4K
+/// 1.55–1.63 against 1.67–1.69 with a head from 256 segments, 32K 1.73–1.76 against
+/// 1.77–1.79; with it from 64K: 64K 1.79–1.83 against 1.75–1.80).
+const HEAD_MIN: usize = 1 << 16;
+
+impl Placement {
+    /// `(head, stream)` for `input` into `out`; `head < LANES`.
+    fn of<F: Real, S: SegmentSource<F> + ?Sized>(
+        input: &S,
+        out: &ClipOutput<'_, F>,
+    ) -> (usize, bool) {
+        let n = input.len();
+        let (size, line) = (core::mem::size_of::<F>(), core::mem::size_of::<F::Simd>());
+        let large = n.saturating_mul(4 * size) >= 16 << 20;
+        let t_entry = out.t_entry.as_deref().map(<[F]>::as_ptr);
+        let (head, aligned) = match input.columns() {
+            Some(c) => {
+                let (x0, y0, x1, y1) = c.columns();
+                let head = x0.as_ptr().align_offset(line);
+                let on_line = |p: *const F| (p as usize).wrapping_add(head * size) % line == 0;
+                let rest = [y0, x1, y1].iter().all(|c| on_line(c.as_ptr()));
+                (head, rest && t_entry.is_some_and(on_line))
+            }
+            // Rows or gathered segments: only the parameters' stores can be lined up.
+            None if large => (
+                t_entry.map_or(0, |t| t.align_offset(line)),
+                t_entry.is_some(),
+            ),
+            None => (0, false),
+        };
+        if n < HEAD_MIN || head >= F::LANES {
+            return (0, false);
+        }
+        (head, large && aligned)
+    }
 }
 
 #[inline(always)]
@@ -275,20 +326,14 @@ fn drive_as<
     rects: &R,
     input: &S,
     out: &mut ClipOutput<'_, F>,
+    head: usize,
     chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
 ) {
     let n = input.len();
-    // Streaming stores need `t_entry` on a vector boundary: the segments before it are scalar.
-    let head = match out.t_entry.as_deref() {
-        Some(t) if NT => t
-            .as_ptr()
-            .align_offset(core::mem::size_of::<F::Simd>())
-            .min(n),
-        _ => 0,
-    };
-    for i in 0..head {
-        let (rect, seg) = (rects.rect(i), input.segment(i));
-        out.put(i, &rect, &seg, &SlabScalar::clip_one(&rect, &seg));
+    if head > 0 {
+        // The segments before the loop: one whole chunk from 0 (the loop writes the same bits
+        // again over its overlap), which cost as much as a few scalar segments.
+        head_chunk::<F, R, S, T, C, SEGS>(rects, input, out, chunk);
     }
     // Inlined by hand: `for_each_chunk` calls the body from two loops, and LLVM otherwise
     // keeps it out of line, passing each chunk through memory.
@@ -313,6 +358,29 @@ fn drive_as<
     for i in full..n {
         let (rect, seg) = (rects.rect(i), input.segment(i));
         out.put(i, &rect, &seg, &SlabScalar::clip_one(&rect, &seg));
+    }
+}
+
+/// The chunk from 0, for a loop that starts after it ([`Placement`]), stored with plain
+/// stores. Out of line, so that the loop's body is inlined once.
+#[inline(never)]
+fn head_chunk<
+    F: Real,
+    R: RectSource<F> + ?Sized,
+    S: SegmentSource<F> + ?Sized,
+    const T: bool,
+    const C: bool,
+    const SEGS: bool,
+>(
+    rects: &R,
+    input: &S,
+    out: &mut ClipOutput<'_, F>,
+    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
+) {
+    let (r, s) = (rects.lanes(0), load_chunk(input, 0));
+    match chunk(&r, &s) {
+        Some(f) => store_as::<F, F::Simd, T, C, SEGS, false>(out, 0, &f, || clipped(&r, &s, &f)),
+        None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, 0),
     }
 }
 
@@ -399,7 +467,7 @@ impl ClipKernel for SimdSlab {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::buffers::Segments;
+    use crate::buffers::{Segments, SegmentsRef};
     use crate::workload::SplitMix64;
 
     /// `n` segments whose coordinates come from the rect's bounds, their neighbours one ulp
@@ -453,50 +521,74 @@ mod tests {
         assert!(branch == every, "the far-end modes differ");
     }
 
-    /// Batches large enough to stream their parameters give `slab-scalar`'s bits, with the
-    /// outputs starting at several offsets from a vector boundary (so the scalar head before
-    /// the first streaming store has different lengths) and a tail after the last chunk.
-    fn streaming_matches_scalar<F: Real>() {
-        let n = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
-        assert!(streams::<F>(n) && !streams::<F>(n / 2));
-        let segs = on_edges::<F>(n);
+    /// A copy of `v` that starts `off` values past a vector boundary, inside its buffer.
+    fn placed<F: Real>(v: &[F], off: usize) -> (Vec<F>, core::ops::Range<usize>) {
+        let mut buf = vec![F::ZERO; v.len() + 2 * MAX_LANES];
+        let at = buf.as_ptr().align_offset(core::mem::size_of::<F::Simd>()) + off;
+        buf[at..at + v.len()].copy_from_slice(v);
+        (buf, at..at + v.len())
+    }
+
+    /// [`Placement`]'s loops give `slab-scalar`'s bits wherever the columns and outputs lie:
+    /// on batches that stream, all on vector boundaries (streamed from the first segment), all
+    /// one value past (streamed after a head), outputs out of step with the inputs (a head,
+    /// plain stores), inputs out of step with each other (a head, plain stores); on a batch
+    /// too small to stream, a head or none; each with a tail.
+    fn placements_match_scalar<F: Real>() {
+        let large = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
+        let lanes = F::LANES;
+        // (n, input offsets x0 y0 x1 y1, t_entry and t_exit offsets, the head, streamed)
+        let cases = [
+            (large, [0, 0, 0, 0], [0, 0], 0, true),
+            (large, [1, 1, 1, 1], [1, 1], lanes - 1, true),
+            (large, [1, 1, 1, 1], [1, 2], lanes - 1, true),
+            (large, [0, 0, 0, 0], [1, 1], 0, false),
+            (large, [1, 1, 2, 1], [1, 1], lanes - 1, false),
+            (HEAD_MIN + 5, [1, 1, 1, 1], [1, 1], lanes - 1, false),
+            (HEAD_MIN - 1, [1, 1, 1, 1], [1, 1], 0, false),
+        ];
         let rect = Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap();
         let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
-        let (mut want_e, mut want_x) = (vec![F::ZERO; n], vec![F::ZERO; n]);
-        let mut out = ClipOutput {
-            t_entry: Some(&mut want_e),
-            t_exit: Some(&mut want_x),
-            ..Default::default()
-        };
-        SlabScalar::clip(&rect, &segs.as_ref(), &mut out).unwrap();
-        let (want_e, want_x) = (bits(&want_e), bits(&want_x));
-        for offset in [0, 1, 5] {
-            let (mut te, mut tx) = (vec![F::ZERO; n + offset], vec![F::ZERO; n + 2 * offset]);
+        for (n, ins, [oe, ox], head, stream) in cases {
+            let segs = on_edges::<F>(n);
+            let (mut want_e, mut want_x) = (vec![F::ZERO; n], vec![F::ZERO; n]);
             let mut out = ClipOutput {
-                t_entry: Some(&mut te[offset..]),
-                t_exit: Some(&mut tx[2 * offset..]),
+                t_entry: Some(&mut want_e),
+                t_exit: Some(&mut want_x),
                 ..Default::default()
             };
-            SimdSlab::clip(&rect, &segs.as_ref(), &mut out).unwrap();
-            assert!(
-                bits(&te[offset..]) == want_e,
-                "t_entry differs, offset {offset}"
-            );
-            assert!(
-                bits(&tx[2 * offset..]) == want_x,
-                "t_exit differs, offset {offset}"
-            );
+            SlabScalar::clip(&rect, &segs.as_ref(), &mut out).unwrap();
+            let (x0, y0, x1, y1) = segs.as_ref().columns();
+            let cols: Vec<_> = [x0, y0, x1, y1]
+                .iter()
+                .zip(ins)
+                .map(|(c, off)| placed(c, off))
+                .collect();
+            let c: Vec<&[F]> = cols.iter().map(|(b, r)| &b[r.clone()]).collect();
+            let input = SegmentsRef::new(c[0], c[1], c[2], c[3]).unwrap();
+            let (mut te, re) = placed(&vec![F::ZERO; n], oe);
+            let (mut tx, rx) = placed(&vec![F::ZERO; n], ox);
+            let mut out = ClipOutput {
+                t_entry: Some(&mut te[re.clone()]),
+                t_exit: Some(&mut tx[rx.clone()]),
+                ..Default::default()
+            };
+            let case = format!("n {n}, inputs {ins:?}, outputs {oe} {ox}");
+            assert_eq!(Placement::of(&input, &out), (head, stream), "{case}");
+            SimdSlab::clip(&rect, &input, &mut out).unwrap();
+            assert!(bits(&te[re]) == bits(&want_e), "t_entry differs: {case}");
+            assert!(bits(&tx[rx]) == bits(&want_x), "t_exit differs: {case}");
         }
     }
 
     #[test]
-    fn streaming_matches_scalar_f32() {
-        streaming_matches_scalar::<f32>();
+    fn placements_match_scalar_f32() {
+        placements_match_scalar::<f32>();
     }
 
     #[test]
-    fn streaming_matches_scalar_f64() {
-        streaming_matches_scalar::<f64>();
+    fn placements_match_scalar_f64() {
+        placements_match_scalar::<f64>();
     }
 
     #[test]
