@@ -322,6 +322,13 @@ def _records(cols: Dict[str, np.ndarray], structured: bool):
     return rec
 
 
+def _hits(segments, rects, algorithm, structured, threads, broad_phase):
+    segs, dt, _ = _rows_or_columns(segments, "segments")
+    r = _rects(rects, dt)
+    cols = _native.clip_rects(segs, r, algorithm, broad_phase, threads=_threads(threads))
+    return _records(dict(cols), structured)
+
+
 def clip_grid(
     segments: Segments,
     rects: ArrayLike,
@@ -338,10 +345,7 @@ def clip_grid(
     ``t_exit`` (the segments' dtype) and ``class`` (uint8, never OUTSIDE or INVALID), or with
     ``structured=True`` one structured array with those fields.
     """
-    segs, dt, _ = _rows_or_columns(segments, "segments")
-    r = _rects(rects, dt)
-    cols = dict(_native.clip_grid(segs, r, algorithm, threads=_threads(threads)))
-    return _records(cols, structured)
+    return _hits(segments, rects, algorithm, structured, threads, broad_phase=False)
 
 
 def clip_rect_set(
@@ -358,10 +362,7 @@ def clip_rect_set(
     passes through. For many rects (sensor zones, footprints, query windows); with a handful,
     :func:`clip_grid` is as quick.
     """
-    segs, dt, _ = _rows_or_columns(segments, "segments")
-    r = _rects(rects, dt)
-    cols = dict(_native.clip_rect_set(segs, r, algorithm, threads=_threads(threads)))
-    return _records(cols, structured)
+    return _hits(segments, rects, algorithm, structured, threads, broad_phase=True)
 
 
 def grid_pieces(

@@ -39,15 +39,15 @@ def clip_pairwise(
 ) -> None:
     """Clips segment i by rect i (rects: C-contiguous (N, 4), the segments' dtype)."""
 
-def clip_grid(
-    segments: _Input, rects: _F, algorithm: str, threads: Optional[int] = None
+def clip_rects(
+    segments: _Input,
+    rects: _F,
+    algorithm: str,
+    broad_phase: bool,
+    threads: Optional[int] = None,
 ) -> dict:
-    """Every non-empty clip of N segments by M rects: columns segment, rect, t_entry, t_exit, class."""
-
-def clip_rect_set(
-    segments: _Input, rects: _F, algorithm: str, threads: Optional[int] = None
-) -> dict:
-    """clip_grid's columns through the rect set's broad phase (cost N + M + hits)."""
+    """Every non-empty clip of N segments by M rects: columns segment, rect, t_entry, t_exit,
+    class; every rect for every segment, or through the rect set's broad phase."""
 
 def grid_pieces(
     segments: _Input,

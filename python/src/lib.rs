@@ -394,15 +394,18 @@ fn clip_by<'py>(
     }
 }
 
-/// Every non-empty clip of N segments by M rects, as a dict of columns ordered by segment, then
-/// rect (`slabclip.clip_grid`).
+/// Every non-empty clip of N segments by M rects, as a dict of columns `segment`, `rect`,
+/// `t_entry`, `t_exit`, `class`, ordered by segment, then rect: every rect tried for every
+/// segment (`slabclip.clip_grid`), or through the rect set's broad phase with `broad_phase`
+/// (`slabclip.clip_rect_set`: the same rows and bits, at a cost of N + M + hits).
 #[pyfunction]
-#[pyo3(signature = (segments, rects, algorithm, threads=None))]
-fn clip_grid<'py>(
+#[pyo3(signature = (segments, rects, algorithm, broad_phase, threads=None))]
+fn clip_rects<'py>(
     py: Python<'py>,
     segments: &Bound<'py, PyAny>,
     rects: &Bound<'py, PyAny>,
     algorithm: &str,
+    broad_phase: bool,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     fn run<'py, F: Real + Element>(
@@ -410,81 +413,42 @@ fn clip_grid<'py>(
         segments: &Bound<'py, PyAny>,
         rects: &Bound<'py, PyAny>,
         algorithm: Algorithm,
+        broad_phase: bool,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let rects = rects_of::<F>(rects)?;
         let input = Input::<F>::extract(segments, "segments")?;
         let view = input.view("segments")?;
-        let hits = py.allow_threads(|| {
-            in_pool(
-                threads,
-                || with_source!(view, s => algorithm.clip_grid(&rects, s)),
-            )
-        })?;
-        hit_columns(py, &hits)
+        let hits = py
+            .allow_threads(|| {
+                in_pool(threads, || {
+                    if !broad_phase {
+                        return Ok(with_source!(view, s => algorithm.clip_grid(&rects, s)));
+                    }
+                    let set = RectSet::new(rects)?;
+                    Ok::<_, Error>(with_source!(view, s => algorithm.clip_rect_set(&set, s)))
+                })
+            })?
+            .map_err(value_err)?;
+        let d = PyDict::new(py);
+        let col = |f: &dyn Fn(&slabclip::Hit<F>) -> i64| hits.iter().map(f).collect::<Vec<_>>();
+        d.set_item(
+            "segment",
+            PyArray1::from_vec(py, col(&|h| h.segment as i64)),
+        )?;
+        d.set_item("rect", PyArray1::from_vec(py, col(&|h| h.rect as i64)))?;
+        let t = |f: &dyn Fn(&slabclip::Hit<F>) -> F| hits.iter().map(f).collect::<Vec<F>>();
+        d.set_item("t_entry", PyArray1::from_vec(py, t(&|h| h.t_entry)))?;
+        d.set_item("t_exit", PyArray1::from_vec(py, t(&|h| h.t_exit)))?;
+        let class: Vec<u8> = hits.iter().map(|h| h.class as u8).collect();
+        d.set_item("class", PyArray1::from_vec(py, class))?;
+        Ok(d)
     }
     let algorithm = Algorithm::from_name(algorithm).map_err(value_err)?;
     if is_f64(segments)? {
-        run::<f64>(py, segments, rects, algorithm, threads)
+        run::<f64>(py, segments, rects, algorithm, broad_phase, threads)
     } else {
-        run::<f32>(py, segments, rects, algorithm, threads)
-    }
-}
-
-/// Hits as the dict of columns `clip_grid` and `clip_rect_set` return.
-fn hit_columns<'py, F: Real + Element>(
-    py: Python<'py>,
-    hits: &[slabclip::Hit<F>],
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    let col = |f: &dyn Fn(&slabclip::Hit<F>) -> i64| hits.iter().map(f).collect::<Vec<_>>();
-    d.set_item(
-        "segment",
-        PyArray1::from_vec(py, col(&|h| h.segment as i64)),
-    )?;
-    d.set_item("rect", PyArray1::from_vec(py, col(&|h| h.rect as i64)))?;
-    let t = |f: &dyn Fn(&slabclip::Hit<F>) -> F| hits.iter().map(f).collect::<Vec<F>>();
-    d.set_item("t_entry", PyArray1::from_vec(py, t(&|h| h.t_entry)))?;
-    d.set_item("t_exit", PyArray1::from_vec(py, t(&|h| h.t_exit)))?;
-    let class: Vec<u8> = hits.iter().map(|h| h.class as u8).collect();
-    d.set_item("class", PyArray1::from_vec(py, class))?;
-    Ok(d)
-}
-
-/// `clip_grid`'s hit list through a rect set's broad phase (`slabclip.clip_rect_set`): the same
-/// columns, rows and bits, at a cost that grows as N + M + hits.
-#[pyfunction]
-#[pyo3(signature = (segments, rects, algorithm, threads=None))]
-fn clip_rect_set<'py>(
-    py: Python<'py>,
-    segments: &Bound<'py, PyAny>,
-    rects: &Bound<'py, PyAny>,
-    algorithm: &str,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
-    fn run<'py, F: Real + Element>(
-        py: Python<'py>,
-        segments: &Bound<'py, PyAny>,
-        rects: &Bound<'py, PyAny>,
-        algorithm: Algorithm,
-        threads: Option<usize>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let rects = rects_of::<F>(rects)?;
-        let input = Input::<F>::extract(segments, "segments")?;
-        let view = input.view("segments")?;
-        let hits = py.allow_threads(|| {
-            in_pool(threads, || {
-                let set = RectSet::new(rects)?;
-                Ok::<_, Error>(with_source!(view, s => algorithm.clip_rect_set(&set, s)))
-            })
-        })?;
-        hit_columns(py, &hits.map_err(value_err)?)
-    }
-    let algorithm = Algorithm::from_name(algorithm).map_err(value_err)?;
-    if is_f64(segments)? {
-        run::<f64>(py, segments, rects, algorithm, threads)
-    } else {
-        run::<f32>(py, segments, rects, algorithm, threads)
+        run::<f32>(py, segments, rects, algorithm, broad_phase, threads)
     }
 }
 
@@ -1094,8 +1058,7 @@ fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clip, m)?)?;
     m.add_function(wrap_pyfunction!(clip_pairwise, m)?)?;
-    m.add_function(wrap_pyfunction!(clip_grid, m)?)?;
-    m.add_function(wrap_pyfunction!(clip_rect_set, m)?)?;
+    m.add_function(wrap_pyfunction!(clip_rects, m)?)?;
     m.add_function(wrap_pyfunction!(grid_pieces, m)?)?;
     m.add_function(wrap_pyfunction!(clip_in_place, m)?)?;
     m.add_function(wrap_pyfunction!(cast_rect_py, m)?)?;
