@@ -260,7 +260,7 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
 /// * **The head.** The loop starts at the first segment whose `x0` lies on a vector boundary,
 ///   so that no load of the loop is split across two cache lines (`malloc` puts large arrays 16
 ///   bytes past a page boundary, so without it every load is split); the segments before it
-///   are one chunk from 0 ([`head_chunk`]). `simd-slab` on `mixed` `f32`, columns 16 bytes past
+///   are the chunk from 0 ([`careful_chunk`]). `simd-slab` on `mixed` `f32`, columns 16 bytes past
 ///   a boundary (scratch harness, alternated): 64K 1.75–1.80 → 1.79–1.83 Gseg/s, 256K about
 ///   the same (1.76–1.87 against 1.78–1.81), classes at 16M 0.90–0.93 → 1.08–1.14.
 /// * **Streaming** ([`Lane::write_stream`]): from 16 MiB of input, far larger than the caches,
@@ -331,9 +331,9 @@ fn drive_as<
 ) {
     let n = input.len();
     if head > 0 {
-        // The segments before the loop: one whole chunk from 0 (the loop writes the same bits
-        // again over its overlap), which cost as much as a few scalar segments.
-        head_chunk::<F, R, S, T, C, SEGS>(rects, input, out, chunk);
+        // The segments before the loop: the whole chunk from 0, by the careful path (out of
+        // line, the same bits; the loop writes them again over its overlap).
+        careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, 0);
     }
     // Inlined by hand: `for_each_chunk` calls the body from two loops, and LLVM otherwise
     // keeps it out of line, passing each chunk through memory.
@@ -361,31 +361,9 @@ fn drive_as<
     }
 }
 
-/// The chunk from 0, for a loop that starts after it ([`Placement`]), stored with plain
-/// stores. Out of line, so that the loop's body is inlined once.
-#[inline(never)]
-fn head_chunk<
-    F: Real,
-    R: RectSource<F> + ?Sized,
-    S: SegmentSource<F> + ?Sized,
-    const T: bool,
-    const C: bool,
-    const SEGS: bool,
->(
-    rects: &R,
-    input: &S,
-    out: &mut ClipOutput<'_, F>,
-    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
-) {
-    let (r, s) = (rects.lanes(0), load_chunk(input, 0));
-    match chunk(&r, &s) {
-        Some(f) => store_as::<F, F::Simd, T, C, SEGS, false>(out, 0, &f, || clipped(&r, &s, &f)),
-        None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, 0),
-    }
-}
-
 /// The chunk from `i` with a lane out of `axis_t`'s range (NaN, ±∞, extreme magnitudes),
-/// loaded again from the input: `slab_raw_careful`, then stored as [`drive_as`] would.
+/// loaded again from the input: `slab_raw_careful`, then stored as [`drive_as`] would. Also
+/// the chunk before a loop that starts past 0 ([`Placement`]): its bits are the fast path's.
 #[inline(never)]
 #[cold]
 fn careful_chunk<
@@ -576,8 +554,30 @@ mod tests {
             let case = format!("n {n}, inputs {ins:?}, outputs {oe} {ox}");
             assert_eq!(Placement::of(&input, &out), (head, stream), "{case}");
             SimdSlab::clip(&rect, &input, &mut out).unwrap();
-            assert!(bits(&te[re]) == bits(&want_e), "t_entry differs: {case}");
-            assert!(bits(&tx[rx]) == bits(&want_x), "t_exit differs: {case}");
+            assert!(
+                bits(&te[re.clone()]) == bits(&want_e),
+                "t_entry differs: {case}"
+            );
+            assert!(
+                bits(&tx[rx.clone()]) == bits(&want_x),
+                "t_exit differs: {case}"
+            );
+            // `hybrid` runs the same loop with its prefilter in front.
+            te.fill(F::ZERO);
+            let mut out = ClipOutput {
+                t_entry: Some(&mut te[re.clone()]),
+                t_exit: Some(&mut tx[rx.clone()]),
+                ..Default::default()
+            };
+            super::super::Hybrid::clip(&rect, &input, &mut out).unwrap();
+            assert!(
+                bits(&te[re]) == bits(&want_e),
+                "hybrid's t_entry differs: {case}"
+            );
+            assert!(
+                bits(&tx[rx]) == bits(&want_x),
+                "hybrid's t_exit differs: {case}"
+            );
         }
     }
 
