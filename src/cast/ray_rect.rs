@@ -22,7 +22,7 @@ use crate::kernels::contract::{
     axis_t, axis_t_fast, fast_range, finish_ends, in_range, on_exit_edge, ray_axis_careful, slab,
     Ends, FarEnds, Finished, Raw, RectLanes,
 };
-use crate::kernels::simd_slab::{Broadcast, RectSource};
+use crate::kernels::simd_slab::{Broadcast, Placement, RectSource};
 use crate::real::{Lane, Real};
 
 /// One ray against one rect.
@@ -204,19 +204,24 @@ impl<F: Real> RectCastOutput<'_, F> {
     /// Writes the answers of the `L::WIDTH` rays from `i`.
     #[inline(always)]
     fn store<L: Lane<Scalar = F>>(&mut self, i: usize, f: &Finished<L>, t_max: L) {
-        self.store_as::<L, true>(i, f, t_max)
+        self.store_as::<L, true, false>(i, f, t_max)
     }
 
-    /// [`store`](Self::store) for a loop built with (`CLASS`) or without class codes.
+    /// [`store`](Self::store) for a loop built with (`CLASS`) or without class codes, and with
+    /// streaming stores of the parameters (`NT`) or plain ones.
     #[inline(always)]
-    fn store_as<L: Lane<Scalar = F>, const CLASS: bool>(
+    fn store_as<L: Lane<Scalar = F>, const CLASS: bool, const NT: bool>(
         &mut self,
         i: usize,
         f: &Finished<L>,
         t_max: L,
     ) {
-        put(&mut self.t_entry, i, f.t_entry);
-        put(&mut self.t_exit, i, f.t_exit);
+        for (out, t) in [(&mut self.t_entry, f.t_entry), (&mut self.t_exit, f.t_exit)] {
+            match out.as_deref_mut() {
+                Some(o) if NT => t.write_stream(&mut o[i..]),
+                _ => put(out, i, t),
+            }
+        }
         if !CLASS {
             return;
         }
@@ -230,40 +235,55 @@ impl<F: Real> RectCastOutput<'_, F> {
 /// Ray `i` against `rects.rect(i)`, for every ray: SIMD lanes with a scalar tail. The loop is
 /// built with class codes only when they are asked for (as `simd_slab::drive` builds its own):
 /// one loop for both, the `t` loop measured 1.28 G rays/s against 1.45 now (criterion
-/// `ray_rect_vs_segments`, 64K).
+/// `ray_rect_vs_segments`, 64K). It starts and streams as `simd-slab`'s does
+/// (`simd_slab::Placement`: whole-line loads from 64K rays, streaming stores from 16 MiB).
 fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
     rects: &R,
     rays: &RaysRef<'_, F>,
     t_max: F,
     out: &mut RectCastOutput<'_, F>,
 ) {
-    if out.class.is_some() {
-        cast_as::<F, R, true>(rects, rays, t_max, out)
-    } else {
-        cast_as::<F, R, false>(rects, rays, t_max, out)
+    let columns = [rays.ox, rays.oy, rays.dx, rays.dy];
+    let (head, stream) = Placement::of_columns(rays.len(), Some(columns), out.t_entry.as_deref());
+    match (out.class.is_some(), stream) {
+        (true, _) => cast_as::<F, R, true, false>(rects, rays, t_max, out, head),
+        (false, true) => cast_as::<F, R, false, true>(rects, rays, t_max, out, head),
+        (false, false) => cast_as::<F, R, false, false>(rects, rays, t_max, out, head),
     }
 }
 
-/// [`cast_with`] with (`CLASS`) or without class codes.
+/// [`cast_with`] with (`CLASS`) or without class codes, streaming (`NT`) or not, the loop
+/// from `head`.
 #[inline(always)]
-fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool>(
+fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool>(
     rects: &R,
     rays: &RaysRef<'_, F>,
     t_max: F,
     out: &mut RectCastOutput<'_, F>,
+    head: usize,
 ) {
     let n = rays.len();
     let tm = F::Simd::splat(t_max);
-    let full = rays.for_each_chunk(
-        #[inline(always)]
-        |i, ray| {
-            let r = rects.lanes(i);
-            match ray_rect_fast(&r, &ray, tm) {
-                Some(f) => out.store_as::<_, CLASS>(i, &f, tm),
-                None => careful_chunk(rects, rays, t_max, out, i),
-            }
-        },
-    );
+    if head > 0 {
+        // The rays before the loop: the whole chunk from 0 (the same bits by the careful path;
+        // the loop writes them again over its overlap).
+        careful_chunk(rects, rays, t_max, out, 0);
+    }
+    let full = head
+        + rays.slice(head, n).for_each_chunk(
+            #[inline(always)]
+            |i, ray| {
+                let i = i + head;
+                let r = rects.lanes(i);
+                match ray_rect_fast(&r, &ray, tm) {
+                    Some(f) => out.store_as::<_, CLASS, NT>(i, &f, tm),
+                    None => careful_chunk(rects, rays, t_max, out, i),
+                }
+            },
+        );
+    if NT {
+        crate::simd::stream_fence();
+    }
     for i in full..n {
         let r = RectLanes::splat(&rects.rect(i));
         out.store(
@@ -275,6 +295,7 @@ fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool>(
 }
 
 /// The chunk from `i` with a lane out of the fast test, loaded again: [`ray_rect_careful`].
+/// Also the chunk before a loop that starts past 0: its bits are the fast path's.
 #[inline(never)]
 #[cold]
 fn careful_chunk<F: Real, R: RectSource<F> + ?Sized>(
@@ -322,4 +343,79 @@ pub fn cast_rects<F: Real>(
     out.check(n)?;
     cast_with(rects, rays, t_max, out);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::simd_slab::tests::placed;
+    use crate::kernels::simd_slab::HEAD_MIN;
+    use crate::workload::SplitMix64;
+
+    /// The ray loop gives `cast_rect_one`'s bits ray by ray wherever its columns and outputs
+    /// lie (as `simd_slab::tests::placements_match_scalar` checks the segment loop): streamed
+    /// from the first ray, streamed after a head, outputs out of step (a head, plain stores),
+    /// a batch too small to stream; origins and directions on and beside the rect's edges.
+    fn placements_match_one_by_one<F: Real>() {
+        let large = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
+        let lanes = F::LANES;
+        let cases = [
+            (large, 0, 0, 0, true),
+            (large, 1, 1, lanes - 1, true),
+            (large, 0, 1, 0, false),
+            (HEAD_MIN + 5, 1, 1, lanes - 1, false),
+        ];
+        let table: Vec<F> = [0.0, 1.0, 0.5, -1.0, 2.0, -0.5]
+            .into_iter()
+            .flat_map(|v| {
+                let v = F::from_f64(v);
+                [v, v.next_up(), -(-v).next_up()]
+            })
+            .collect();
+        let rect = Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap();
+        let t_max = F::from_f64(1.5);
+        let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
+        for (n, inputs, outputs, head, stream) in cases {
+            let mut rng = SplitMix64::new(0x5EED + n as u64);
+            let cols: Vec<Vec<F>> = (0..4)
+                .map(|_| {
+                    (0..n)
+                        .map(|_| table[rng.below(table.len() as u64) as usize])
+                        .collect()
+                })
+                .collect();
+            let placed_cols: Vec<_> = cols.iter().map(|c| placed(c, inputs)).collect();
+            let c: Vec<&[F]> = placed_cols.iter().map(|(b, r)| &b[r.clone()]).collect();
+            let rays = RaysRef::new(c[0], c[1], c[2], c[3]).unwrap();
+            let (mut te, re) = placed(&vec![F::ZERO; n], outputs);
+            let (mut tx, rx) = placed(&vec![F::ZERO; n], outputs);
+            let mut out = RectCastOutput {
+                t_entry: Some(&mut te[re.clone()]),
+                t_exit: Some(&mut tx[rx.clone()]),
+                class: None,
+            };
+            let case = format!("n {n}, inputs {inputs}, outputs {outputs}");
+            let placement =
+                Placement::of_columns(n, Some([c[0], c[1], c[2], c[3]]), out.t_entry.as_deref());
+            assert_eq!(placement, (head, stream), "{case}");
+            cast_rect(&rect, &rays, t_max, &mut out).unwrap();
+            let one: Vec<RayRect<F>> = (0..n)
+                .map(|i| cast_rect_one(&rect, &rays.ray(i), t_max).unwrap())
+                .collect();
+            let want_e: Vec<F> = one.iter().map(|h| h.t_entry).collect();
+            let want_x: Vec<F> = one.iter().map(|h| h.t_exit).collect();
+            assert!(bits(&te[re]) == bits(&want_e), "t_entry differs: {case}");
+            assert!(bits(&tx[rx]) == bits(&want_x), "t_exit differs: {case}");
+        }
+    }
+
+    #[test]
+    fn placements_match_one_by_one_f32() {
+        placements_match_one_by_one::<f32>();
+    }
+
+    #[test]
+    fn placements_match_one_by_one_f64() {
+        placements_match_one_by_one::<f64>();
+    }
 }

@@ -273,13 +273,13 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
 ///   (outputs the caches would have kept went to memory).
 ///
 /// Batches below [`HEAD_MIN`] segments start at 0 and never stream.
-struct Placement;
+pub(crate) struct Placement;
 
 /// The batch length from which the loop starts on a boundary: 64K segments. Below, the extra
 /// chunk and call cost about what the whole loads save (`mixed` `f32`, alternated, Gseg/s: 4K
 /// 1.55–1.63 against 1.67–1.69 with a head from 256 segments, 32K 1.73–1.76 against
 /// 1.77–1.79; with it from 64K: 64K 1.79–1.83 against 1.75–1.80).
-const HEAD_MIN: usize = 1 << 16;
+pub(crate) const HEAD_MIN: usize = 1 << 16;
 
 impl Placement {
     /// `(head, stream)` for `input` into `out`; `head < LANES`.
@@ -287,16 +287,28 @@ impl Placement {
         input: &S,
         out: &ClipOutput<'_, F>,
     ) -> (usize, bool) {
-        let n = input.len();
+        let columns = input.columns().map(|c| {
+            let (x0, y0, x1, y1) = c.columns();
+            [x0, y0, x1, y1]
+        });
+        Placement::of_columns(input.len(), columns, out.t_entry.as_deref())
+    }
+
+    /// `(head, stream)` for `n` inputs held in four `columns` (segments, rays; `None` for
+    /// other layouts), whose first output is `t_entry`; `head < LANES`.
+    pub(crate) fn of_columns<F: Real>(
+        n: usize,
+        columns: Option<[&[F]; 4]>,
+        t_entry: Option<&[F]>,
+    ) -> (usize, bool) {
         let (size, line) = (core::mem::size_of::<F>(), core::mem::size_of::<F::Simd>());
         let large = n.saturating_mul(4 * size) >= 16 << 20;
-        let t_entry = out.t_entry.as_deref().map(<[F]>::as_ptr);
-        let (head, aligned) = match input.columns() {
-            Some(c) => {
-                let (x0, y0, x1, y1) = c.columns();
-                let head = x0.as_ptr().align_offset(line);
+        let t_entry = t_entry.map(<[F]>::as_ptr);
+        let (head, aligned) = match columns {
+            Some([a, rest @ ..]) => {
+                let head = a.as_ptr().align_offset(line);
                 let on_line = |p: *const F| (p as usize).wrapping_add(head * size) % line == 0;
-                let rest = [y0, x1, y1].iter().all(|c| on_line(c.as_ptr()));
+                let rest = rest.iter().all(|c| on_line(c.as_ptr()));
                 (head, rest && t_entry.is_some_and(on_line))
             }
             // Rows or gathered segments: only the parameters' stores can be lined up.
@@ -443,7 +455,7 @@ impl ClipKernel for SimdSlab {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::buffers::{Segments, SegmentsRef};
     use crate::workload::SplitMix64;
@@ -500,7 +512,7 @@ mod tests {
     }
 
     /// A copy of `v` that starts `off` values past a vector boundary, inside its buffer.
-    fn placed<F: Real>(v: &[F], off: usize) -> (Vec<F>, core::ops::Range<usize>) {
+    pub(crate) fn placed<F: Real>(v: &[F], off: usize) -> (Vec<F>, core::ops::Range<usize>) {
         let mut buf = vec![F::ZERO; v.len() + 2 * MAX_LANES];
         let at = buf.as_ptr().align_offset(core::mem::size_of::<F::Simd>()) + off;
         buf[at..at + v.len()].copy_from_slice(v);
