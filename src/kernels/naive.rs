@@ -19,14 +19,15 @@
 //! the operand order of `min`/`max` drops or keeps as x86's `minps` does; NaN or infinite input
 //! is not `Invalid` but whatever the arithmetic makes of it; clipped points can land a hair
 //! outside the rect. The body is written over [`Lane`] and runs on `F::Simd` vectors through
-//! `simd_slab::for_each_chunk` (no branch per lane), the tail on scalar lanes with the same
-//! operations, so a batch gives the same bits at every length.
+//! `simd_slab::for_each_chunk` (no branch per lane), from where `simd-slab`'s loop starts
+//! (`simd_slab::Placement`, without its streaming stores), the tail on scalar lanes with the
+//! same operations, so a batch gives the same bits at every length.
 //!
 //! [`Algorithm::ALL`]: super::Algorithm::ALL
 
 use super::contract::{Finished, RectLanes};
-use super::simd_slab::{for_each_chunk, store_lanes};
-use crate::buffers::{ClipOutput, ClipResults, SegmentSource};
+use super::simd_slab::{for_each_chunk, load_chunk, store_lanes, Placement};
+use crate::buffers::{ClipOutput, ClipResults, SegmentSource, Window};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -102,11 +103,18 @@ impl NaiveSlab {
         let n = input.len();
         out.check_len(n)?;
         let lanes = RectLanes::<F::Simd>::splat(rect);
-        let full = for_each_chunk(
-            input,
-            #[inline(always)]
-            |i, s| put_lanes(out, i, &lanes, &s),
-        );
+        // The loop starts where `simd-slab`'s does (whole-line loads; plain stores), so the
+        // two rows of `compare` differ by their arithmetic only.
+        let (head, _) = Placement::of(input, out);
+        if head > 0 {
+            put_lanes(out, 0, &lanes, &load_chunk(input, 0));
+        }
+        let full = head
+            + for_each_chunk(
+                &Window::new(input, head..n),
+                #[inline(always)]
+                |i, s| put_lanes(out, i + head, &lanes, &s),
+            );
         let one = RectLanes::<F>::splat(rect);
         for i in full..n {
             put_lanes(out, i, &one, &input.segment(i));
@@ -190,6 +198,33 @@ mod tests {
                 };
                 assert_eq!(class, want, "{n} {i}");
             }
+        }
+    }
+
+    /// A batch long enough for the loop to start past 0 (columns one value past a vector
+    /// boundary) gives the plain formula too, the chunk before the loop included.
+    #[test]
+    fn a_loop_that_starts_past_0_gives_the_plain_formula() {
+        use crate::buffers::SegmentsRef;
+        use crate::kernels::simd_slab::{tests::placed, HEAD_MIN};
+        let n = HEAD_MIN + 5;
+        let w = Dist::Mixed.generate::<f32>(n, 9);
+        let (x0, y0, x1, y1) = w.segments.as_ref().columns();
+        let cols: Vec<_> = [x0, y0, x1, y1].iter().map(|c| placed(c, 1)).collect();
+        let c: Vec<&[f32]> = cols.iter().map(|(b, r)| &b[r.clone()]).collect();
+        let segs = SegmentsRef::new(c[0], c[1], c[2], c[3]).unwrap();
+        let (mut te, mut tx) = (vec![0.0; n], vec![0.0; n]);
+        let mut out = ClipOutput {
+            t_entry: Some(&mut te),
+            t_exit: Some(&mut tx),
+            ..Default::default()
+        };
+        assert!(Placement::of(&segs, &out).0 > 0);
+        NaiveSlab::clip(&w.rect, &segs, &mut out).unwrap();
+        for i in 0..n {
+            let (e, x) = by_hand(&w.rect, &segs.segment(i));
+            let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan();
+            assert!(same(te[i], e) && same(tx[i], x), "{i}");
         }
     }
 

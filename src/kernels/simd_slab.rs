@@ -283,7 +283,7 @@ pub(crate) const HEAD_MIN: usize = 1 << 16;
 
 impl Placement {
     /// `(head, stream)` for `input` into `out`; `head < LANES`.
-    fn of<F: Real, S: SegmentSource<F> + ?Sized>(
+    pub(crate) fn of<F: Real, S: SegmentSource<F> + ?Sized>(
         input: &S,
         out: &ClipOutput<'_, F>,
     ) -> (usize, bool) {
