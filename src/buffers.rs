@@ -303,6 +303,11 @@ impl<'a, F: Real> SegmentsMut<'a, F> {
         self.x0.is_empty()
     }
 
+    /// The four columns `[x0, y0, x1, y1]` for reading (where they lie: `simd_slab::Placement`).
+    pub(crate) fn columns_ref(&self) -> [&[F]; 4] {
+        [&*self.x0, &*self.y0, &*self.x1, &*self.y1]
+    }
+
     /// The four columns `(x0, y0, x1, y1)` for writing.
     pub fn columns_mut(&mut self) -> (&mut [F], &mut [F], &mut [F], &mut [F]) {
         (self.x0, self.y0, self.x1, self.y1)

@@ -16,8 +16,8 @@
 //!
 //! From 64K segments the loop starts at the first segment whose columns lie on a vector
 //! boundary, so that no load is split across two cache lines, and batches from 16 MiB of input
-//! write `t_entry` and `t_exit` with streaming stores where those lie on the boundary too
-//! ([`Placement`], where the measurements are).
+//! write `t_entry` and `t_exit` (or the clipped segments) with streaming stores where those lie
+//! on the boundary too ([`Placement`], where the measurements are).
 //!
 //! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
 //! as `slab-scalar` at every batch length.
@@ -164,10 +164,13 @@ fn store_as<
         if let Some(segs) = out.segments.as_mut() {
             let c = clipped();
             let (x0, y0, x1, y1) = segs.columns_mut();
-            c.x0.write(&mut x0[i..]);
-            c.y0.write(&mut y0[i..]);
-            c.x1.write(&mut x1[i..]);
-            c.y1.write(&mut y1[i..]);
+            for (v, o) in [(c.x0, x0), (c.y0, y0), (c.x1, x1), (c.y1, y1)] {
+                if NT {
+                    v.write_stream(&mut o[i..]);
+                } else {
+                    v.write(&mut o[i..]);
+                }
+            }
         }
     }
 }
@@ -248,6 +251,9 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
         (false, true, false) => {
             drive_as::<F, R, S, false, true, false, false>(rects, input, out, head, &chunk)
         }
+        (false, false, true) if stream => {
+            drive_as::<F, R, S, false, false, true, true>(rects, input, out, head, &chunk)
+        }
         (false, false, true) => {
             drive_as::<F, R, S, false, false, true, false>(rects, input, out, head, &chunk)
         }
@@ -264,8 +270,9 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
 ///   a boundary (scratch harness, alternated): 64K 1.75–1.80 → 1.79–1.83 Gseg/s, 256K about
 ///   the same (1.76–1.87 against 1.78–1.81), classes at 16M 0.90–0.93 → 1.08–1.14.
 /// * **Streaming** ([`Lane::write_stream`]): from 16 MiB of input, far larger than the caches,
-///   when `t_entry` and the other columns are on a boundary at the head as well (from the same
-///   allocator they are). Measured at 16M (Mseg/s; columns and outputs placed 0, 16 or 48
+///   the loops that write `t` or clipped segments alone, when the first of those outputs and
+///   the other columns are on a boundary at the head as well (from the same allocator they
+///   are). Clipped segments at 16M: 0.48–0.50 → 0.52–0.54 Gseg/s. Measured at 16M (Mseg/s; columns and outputs placed 0, 16 or 48
 ///   bytes past a boundary): all on boundaries, plain stores 1,056, streaming 1,266; all 16
 ///   bytes past, no head and plain stores 805, head and streaming 1,177–1,295; inputs on
 ///   boundaries and outputs 16 bytes past, streaming from the outputs' boundary (splitting
@@ -291,31 +298,35 @@ impl Placement {
             let (x0, y0, x1, y1) = c.columns();
             [x0, y0, x1, y1]
         });
-        Placement::of_columns(input.len(), columns, out.t_entry.as_deref())
+        // The parameters, else the clipped segments' first column (the loops that stream).
+        let first = match (out.t_entry.as_deref(), out.segments.as_ref()) {
+            (Some(t), _) => Some(t),
+            (None, Some(s)) => Some(s.columns_ref()[0]),
+            (None, None) => None,
+        };
+        Placement::of_columns(input.len(), columns, first)
     }
 
     /// `(head, stream)` for `n` inputs held in four `columns` (segments, rays; `None` for
-    /// other layouts), whose first output is `t_entry`; `head < LANES`.
+    /// other layouts), whose first float output is `first` (`t_entry`, or the clipped
+    /// segments' `x0`); `head < LANES`.
     pub(crate) fn of_columns<F: Real>(
         n: usize,
         columns: Option<[&[F]; 4]>,
-        t_entry: Option<&[F]>,
+        first: Option<&[F]>,
     ) -> (usize, bool) {
         let (size, line) = (core::mem::size_of::<F>(), core::mem::size_of::<F::Simd>());
         let large = n.saturating_mul(4 * size) >= 16 << 20;
-        let t_entry = t_entry.map(<[F]>::as_ptr);
+        let first = first.map(<[F]>::as_ptr);
         let (head, aligned) = match columns {
             Some([a, rest @ ..]) => {
                 let head = a.as_ptr().align_offset(line);
                 let on_line = |p: *const F| (p as usize).wrapping_add(head * size) % line == 0;
                 let rest = rest.iter().all(|c| on_line(c.as_ptr()));
-                (head, rest && t_entry.is_some_and(on_line))
+                (head, rest && first.is_some_and(on_line))
             }
             // Rows or gathered segments: only the parameters' stores can be lined up.
-            None if large => (
-                t_entry.map_or(0, |t| t.align_offset(line)),
-                t_entry.is_some(),
-            ),
+            None if large => (first.map_or(0, |t| t.align_offset(line)), first.is_some()),
             None => (0, false),
         };
         if n < HEAD_MIN || head >= F::LANES {
@@ -457,7 +468,7 @@ impl ClipKernel for SimdSlab {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::buffers::{Segments, SegmentsRef};
+    use crate::buffers::{Segments, SegmentsMut, SegmentsRef};
     use crate::workload::SplitMix64;
 
     /// `n` segments whose coordinates come from the rect's bounds, their neighbours one ulp
@@ -591,6 +602,60 @@ pub(crate) mod tests {
                 "hybrid's t_exit differs: {case}"
             );
         }
+    }
+
+    /// Clipped segments alone stream too, with a head: `slab-scalar`'s bits.
+    fn streamed_segments_match_scalar<F: Real>() {
+        let n = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
+        let segs = on_edges::<F>(n);
+        let rect = Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap();
+        let mut want = Segments::new();
+        let mut got = [(); 4].map(|_| placed(&vec![F::ZERO; n], 1));
+        for _ in 0..n {
+            want.push(Segment::new(F::ZERO, F::ZERO, F::ZERO, F::ZERO));
+        }
+        let mut out = ClipOutput {
+            segments: Some(want.as_mut()),
+            ..Default::default()
+        };
+        SlabScalar::clip(&rect, &segs.as_ref(), &mut out).unwrap();
+        let (x0, y0, x1, y1) = segs.as_ref().columns();
+        let cols: Vec<_> = [x0, y0, x1, y1].iter().map(|c| placed(c, 1)).collect();
+        let c: Vec<&[F]> = cols.iter().map(|(b, r)| &b[r.clone()]).collect();
+        let input = SegmentsRef::new(c[0], c[1], c[2], c[3]).unwrap();
+        let [(a, ra), (b, rb), (d, rd), (e, re)] = &mut got;
+        let mut out = ClipOutput {
+            segments: Some(
+                SegmentsMut::new(
+                    &mut a[ra.clone()],
+                    &mut b[rb.clone()],
+                    &mut d[rd.clone()],
+                    &mut e[re.clone()],
+                )
+                .unwrap(),
+            ),
+            ..Default::default()
+        };
+        assert_eq!(Placement::of(&input, &out), (F::LANES - 1, true));
+        SimdSlab::clip(&rect, &input, &mut out).unwrap();
+        let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
+        let (w0, w1, w2, w3) = want.as_ref().columns();
+        for (k, ((buf, r), w)) in got.iter().zip([w0, w1, w2, w3]).enumerate() {
+            assert!(
+                bits(&buf[r.clone()]) == bits(w),
+                "clipped column {k} differs"
+            );
+        }
+    }
+
+    #[test]
+    fn streamed_segments_match_scalar_f32() {
+        streamed_segments_match_scalar::<f32>();
+    }
+
+    #[test]
+    fn streamed_segments_match_scalar_f64() {
+        streamed_segments_match_scalar::<f64>();
     }
 
     #[test]
