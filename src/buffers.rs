@@ -350,23 +350,27 @@ impl<'a, F: Real> SegmentsMut<'a, F> {
 pub(crate) const PREFETCH_MIN: usize = 1 << 18;
 
 /// Calls `body(i, [a, b, c, d])` with the vectors of every full chunk of `LANES` values from
-/// `i` of four equally long columns (segments' `x0 y0 x1 y1`, rays' `ox oy dx dy`), in order,
-/// and returns where the tail begins. The columns are cut to whole chunks first, so that no
-/// load is bounds-checked (indexed loads' checks were a fifth of ray × rect's instructions).
+/// `i = from + k·LANES` of four equally long columns (segments' `x0 y0 x1 y1`, rays' `ox oy dx
+/// dy`), in order, and returns where the tail begins. `from` is where the loop starts
+/// (`simd_slab::Placement`; `0` for the whole columns). The columns are cut to whole chunks
+/// first, so that no load is bounds-checked (indexed loads' checks were a fifth of ray × rect's
+/// instructions).
 ///
 /// Columns of at least [`PREFETCH_MIN`] values are prefetched 512 bytes ahead
 /// ([`crate::simd::prefetch`]): the hardware prefetcher alone left `simd-slab` about 15% below
 /// that at 1M and 16M segments (`mixed` 1M: 0.89 -> 1.03 Gseg/s; road-like 16M: 0.76 -> 0.90).
-/// With streaming stores (`simd_slab::streams`), 512 bytes beat 1 KiB (`mixed` 16M, f32:
+/// With streaming stores (`simd_slab::Placement`), 512 bytes beat 1 KiB (`mixed` 16M, f32:
 /// 1.11–1.17 against 0.91–0.97 Gseg/s; 256 bytes the same as 512, 2 and 4 KiB slower); with
 /// plain stores they gain a little too (0.86–0.91 against 0.78–0.87).
 /// Shorter columns are not, where the four extra instructions per chunk cost the plain slab a
 /// sixth at 64K; the test per chunk (predicted) costs `simd-slab` about 2% there.
 #[inline(always)]
 pub(crate) fn for_each_column_chunk<F: Real>(
-    [a, b, c, d]: [&[F]; 4],
+    columns: [&[F]; 4],
+    from: usize,
     mut body: impl FnMut(usize, [F::Simd; 4]),
 ) -> usize {
+    let [a, b, c, d] = columns.map(|c| &c[from..]);
     let full = a.len() - a.len() % F::LANES;
     let ahead = a.len() >= PREFETCH_MIN;
     let chunks = a[..full]
@@ -381,11 +385,11 @@ pub(crate) fn for_each_column_chunk<F: Real>(
             }
         }
         body(
-            k * F::LANES,
+            from + k * F::LANES,
             [F::load(a), F::load(b), F::load(c), F::load(d)],
         );
     }
-    full
+    from + full
 }
 
 /// Interleaved `[x0, y0, x1, y1, …]` values viewed in place as rows: never a copy.

@@ -140,15 +140,26 @@ impl<'a, F: Real> RaysRef<'a, F> {
         }
     }
 
-    /// Calls `body(i, rays)` for every full chunk of `LANES` rays from `i`, in order, and
-    /// returns where the tail begins (`buffers::for_each_column_chunk`: no load bounds-checked).
+    /// Calls `body(i, rays)` for every full chunk of `LANES` rays from `i = from + k·LANES`, in
+    /// order, and returns where the tail begins (`buffers::for_each_column_chunk`: no load
+    /// bounds-checked).
     #[inline(always)]
-    pub(crate) fn for_each_chunk(&self, mut body: impl FnMut(usize, RayLanes<F::Simd>)) -> usize {
+    pub(crate) fn for_each_chunk(
+        &self,
+        from: usize,
+        mut body: impl FnMut(usize, RayLanes<F::Simd>),
+    ) -> usize {
         crate::buffers::for_each_column_chunk(
-            [self.ox, self.oy, self.dx, self.dy],
+            self.columns(),
+            from,
             #[inline(always)]
             |i, [ox, oy, dx, dy]| body(i, RayLanes { ox, oy, dx, dy }),
         )
+    }
+
+    /// The four columns `[ox, oy, dx, dy]`.
+    pub(crate) fn columns(&self) -> [&'a [F]; 4] {
+        [self.ox, self.oy, self.dx, self.dy]
     }
 
     /// The rays `range` of this batch.
@@ -361,6 +372,7 @@ pub(crate) fn drive<F: Real, O: SplitOutput>(
     let run = |start: usize, end: usize, mut o: O| {
         let rays = rays.slice(start, end);
         let full = rays.for_each_chunk(
+            0,
             #[inline(always)]
             |i, lanes| query.run(&mut o, i, &lanes),
         );

@@ -243,8 +243,8 @@ fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
     t_max: F,
     out: &mut RectCastOutput<'_, F>,
 ) {
-    let columns = [rays.ox, rays.oy, rays.dx, rays.dy];
-    let (head, stream) = Placement::of_columns(rays.len(), Some(columns), out.t_entry.as_deref());
+    let (head, stream) =
+        Placement::of_columns(rays.len(), Some(rays.columns()), out.t_entry.as_deref());
     match (out.class.is_some(), stream) {
         (true, _) => cast_as::<F, R, true, false>(rects, rays, t_max, out, head),
         (false, true) => cast_as::<F, R, false, true>(rects, rays, t_max, out, head),
@@ -269,18 +269,17 @@ fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool
         // the loop writes them again over its overlap).
         careful_chunk(rects, rays, t_max, out, 0);
     }
-    let full = head
-        + rays.slice(head, n).for_each_chunk(
-            #[inline(always)]
-            |i, ray| {
-                let i = i + head;
-                let r = rects.lanes(i);
-                match ray_rect_fast(&r, &ray, tm) {
-                    Some(f) => out.store_as::<_, CLASS, NT>(i, &f, tm),
-                    None => careful_chunk(rects, rays, t_max, out, i),
-                }
-            },
-        );
+    let full = rays.for_each_chunk(
+        head,
+        #[inline(always)]
+        |i, ray| {
+            let r = rects.lanes(i);
+            match ray_rect_fast(&r, &ray, tm) {
+                Some(f) => out.store_as::<_, CLASS, NT>(i, &f, tm),
+                None => careful_chunk(rects, rays, t_max, out, i),
+            }
+        },
+    );
     if NT {
         crate::simd::stream_fence();
     }
@@ -395,8 +394,7 @@ mod tests {
                 class: None,
             };
             let case = format!("n {n}, inputs {inputs}, outputs {outputs}");
-            let placement =
-                Placement::of_columns(n, Some([c[0], c[1], c[2], c[3]]), out.t_entry.as_deref());
+            let placement = Placement::of_columns(n, Some(rays.columns()), out.t_entry.as_deref());
             assert_eq!(placement, (head, stream), "{case}");
             cast_rect(&rect, &rays, t_max, &mut out).unwrap();
             let one: Vec<RayRect<F>> = (0..n)

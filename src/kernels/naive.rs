@@ -27,7 +27,7 @@
 
 use super::contract::{Finished, RectLanes};
 use super::simd_slab::{for_each_chunk, load_chunk, store_lanes, Placement};
-use crate::buffers::{ClipOutput, ClipResults, SegmentSource, Window};
+use crate::buffers::{ClipOutput, ClipResults, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -109,12 +109,12 @@ impl NaiveSlab {
         if head > 0 {
             put_lanes(out, 0, &lanes, &load_chunk(input, 0));
         }
-        let full = head
-            + for_each_chunk(
-                &Window::new(input, head..n),
-                #[inline(always)]
-                |i, s| put_lanes(out, i + head, &lanes, &s),
-            );
+        let full = for_each_chunk(
+            input,
+            head,
+            #[inline(always)]
+            |i, s| put_lanes(out, i, &lanes, &s),
+        );
         let one = RectLanes::<F>::splat(rect);
         for i in full..n {
             put_lanes(out, i, &one, &input.segment(i));

@@ -25,7 +25,7 @@
 use super::contract::{clipped, finish_slab, FarEnd, Finished, RectLanes};
 use super::slab::{slab_raw_careful, slab_raw_fast};
 use super::{Clip, ClipKernel, SlabScalar};
-use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource, Window};
+use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
 use crate::real::{Lane, Real};
@@ -38,30 +38,33 @@ pub struct SimdSlab;
 /// Up to 16 lanes of scratch, for gathers and class codes.
 const MAX_LANES: usize = 16;
 
-/// Calls `body(i, chunk)` for every full chunk of `LANES` segments starting at `i`, in order,
-/// and returns where the tail begins. Columns are loaded straight from the four slices (cut to
-/// whole chunks first, so no load is bounds-checked), rows transposed a chunk at a time; other
-/// sources are gathered lane by lane.
+/// Calls `body(i, chunk)` for every full chunk of `LANES` segments starting at `i = from +
+/// k·LANES`, in order, and returns where the tail begins; `from` is where the loop starts
+/// ([`Placement`]; `0` for the whole batch, at most its length). Columns are loaded straight
+/// from the four slices (cut to whole chunks first, so no load is bounds-checked), rows
+/// transposed a chunk at a time; other sources are gathered lane by lane.
 #[inline(always)]
 pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
+    from: usize,
     mut body: impl FnMut(usize, Segment<F::Simd>),
 ) -> usize {
     let n = input.len();
-    let full = n - n % F::LANES;
+    let full = from + (n - from) / F::LANES * F::LANES;
     if let Some(cols) = input.columns() {
         let (x0, y0, x1, y1) = cols.columns();
         for_each_column_chunk(
             [x0, y0, x1, y1],
+            from,
             #[inline(always)]
             |i, [x0, y0, x1, y1]| body(i, Segment { x0, y0, x1, y1 }),
         );
     } else if let Some(rows) = input.rows() {
-        for (k, rows) in rows[..full].chunks_exact(F::LANES).enumerate() {
-            body(k * F::LANES, load_rows(rows));
+        for (k, rows) in rows[from..full].chunks_exact(F::LANES).enumerate() {
+            body(from + k * F::LANES, load_rows(rows));
         }
     } else {
-        for i in (0..full).step_by(F::LANES) {
+        for i in (from..full).step_by(F::LANES) {
             body(i, load_chunk(input, i));
         }
     }
@@ -360,21 +363,20 @@ fn drive_as<
     }
     // Inlined by hand: `for_each_chunk` calls the body from two loops, and LLVM otherwise
     // keeps it out of line, passing each chunk through memory.
-    let full = head
-        + for_each_chunk(
-            &Window::new(input, head..n),
-            #[inline(always)]
-            |i, s| {
-                let i = i + head;
-                let r = rects.lanes(i);
-                match chunk(&r, &s) {
-                    Some(f) => {
-                        store_as::<F, F::Simd, T, C, SEGS, NT>(out, i, &f, || clipped(&r, &s, &f))
-                    }
-                    None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i),
+    let full = for_each_chunk(
+        input,
+        head,
+        #[inline(always)]
+        |i, s| {
+            let r = rects.lanes(i);
+            match chunk(&r, &s) {
+                Some(f) => {
+                    store_as::<F, F::Simd, T, C, SEGS, NT>(out, i, &f, || clipped(&r, &s, &f))
                 }
-            },
-        );
+                None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i),
+            }
+        },
+    );
     if NT {
         crate::simd::stream_fence();
     }
