@@ -118,9 +118,6 @@ def clip(
     return result
 
 
-_PIECE_FIELDS = ("segment", "ix", "iy", "t_entry", "t_exit", "class")
-
-
 def _pieces_block(block: np.ndarray, bounds, cells, half_open, touches, threads, block_info=None):
     """One block's pieces as one structured array, their segment numbers counted from the
     whole array's first row."""
@@ -150,12 +147,11 @@ def grid_pieces(
     same order. The grid is checked here, before anything runs.
     """
     segments, dt = _rows(segments)
-    # A bad grid raises now, on an empty batch, rather than on a worker.
-    slabclip.grid_pieces(np.empty((0, 4), dt), bounds, cells)
+    # A bad grid raises now, on an empty batch, rather than on a worker; the empty answer's
+    # fields are the blocks' record type.
+    rec_dt = slabclip.grid_pieces(np.empty((0, 4), dt), bounds, cells, structured=True).dtype
     bounds = [float(v) for v in bounds]
     cells = [int(v) for v in cells]
-    rec_dt = np.dtype([(k, np.int64) for k in _PIECE_FIELDS[:3]]
-                      + [("t_entry", dt), ("t_exit", dt), ("class", np.uint8)])
     rec = segments.map_blocks(
         _pieces_block,
         bounds,
@@ -171,5 +167,5 @@ def grid_pieces(
     return {
         name: rec.map_blocks(operator.itemgetter(name), dtype=rec_dt[name],
                              meta=np.empty(0, dtype=rec_dt[name]))
-        for name in _PIECE_FIELDS
+        for name in rec_dt.names
     }
