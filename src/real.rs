@@ -160,6 +160,22 @@ pub trait Lane:
         !(tiny(self) | tiny(o))
     }
 
+    /// `self` where `w` is nonzero, `+∞` where `w` is `±0`: one `vfixupimm` with AVX-512, a
+    /// compare and a blend elsewhere.
+    #[inline(always)]
+    fn inf_where_zero(self, w: Self) -> Self {
+        let zero = Self::splat(Self::Scalar::ZERO);
+        Self::select(w.eq_(zero), Self::splat(Self::Scalar::INFINITY), self)
+    }
+
+    /// Whether `self` or `o` is `±0`: the smaller magnitude (one `vrange`) against zero with
+    /// AVX-512, two compares elsewhere. False for NaN.
+    #[inline(always)]
+    fn either_zero(self, o: Self) -> Self::Mask {
+        let zero = Self::splat(Self::Scalar::ZERO);
+        self.eq_(zero) | o.eq_(zero)
+    }
+
     /// `m & (self == o)`: one compare under a mask with AVX-512 (see [`Lane::le_and`]).
     #[inline(always)]
     fn eq_and(self, o: Self, m: Self::Mask) -> Self::Mask {

@@ -508,7 +508,12 @@ pub(crate) fn finish_slab<L: Lane>(
         let at_end = enters_at_end(r, s);
         t_entry = L::select(at_end, one, raw.entry.min_any(below));
     }
-    let hit = t_entry.le_and(t_exit, raw.valid & (t_entry.lt(graze) | end_in));
+    // `t_entry ≤ t_exit` and (`t_entry < GRAZE_TOP` or `P1` inside) in one compare: against the
+    // exit capped just below `GRAZE_TOP` where `P1` is outside (a compare fewer on the mask
+    // registers, the scarce ones: see `enters_at_end`).
+    let graze_below = L::splat(-(-L::Scalar::GRAZE_TOP).next_up());
+    let cap = L::select(end_in, one, raw.exit.min_any(graze_below));
+    let hit = t_entry.le_and(cap, raw.valid);
     let nan = L::splat(L::Scalar::NAN);
     Finished {
         valid: raw.valid,
@@ -550,19 +555,25 @@ impl FarEnd {
 /// bound nearest `P0` (`P0` clamped to the rect's range there) and the segment moves along that
 /// axis. With `P1` in the rect, that is "`t_entry` is exactly 1" ([`finish_slab`]).
 ///
-/// Two subtractions and a compare under a mask per axis, on the coordinates only (no
-/// parameter, so any finite input is answered exactly): `P1`'s coordinate equals the clamped
-/// one only if `P0` was beyond that bound or is `P1`'s own coordinate, and the second is
-/// ruled out by `d ≠ 0`. Measured against the side tests of `Beyond::reached_across` (eight
-/// compares), `simd-slab` on `mixed` 64K in a scratch harness: 1.70–1.77 against 1.50 Gseg/s.
+/// On the coordinates only (no parameter, so any finite input is answered exactly), and in
+/// vector arithmetic rather than masks: per axis a clamp and two subtractions, `P1`'s distance
+/// to the clamped `P0` made `+∞` where `P0` was not beyond the bounds
+/// ([`Lane::inf_where_zero`], one `vfixupimm`); then one test of the smaller magnitude of the
+/// two axes against zero ([`Lane::either_zero`], one `vrange` and one compare). On Zen 4 the
+/// operations that write mask registers are the scarce ones (`simd-slab`, `mixed` `f32`, one
+/// thread, scratch harness, alternated, Gseg/s): with a compare of `P1` to the clamped `P0`
+/// and of `d` to zero per axis, under masks, 64K ran at 1.73–1.76 against 1.88–1.90 now, and
+/// 16M (where every chunk settles the far end) at 1.18–1.24 against 1.33–1.37; with eight
+/// compares under masks (`P0` beyond a bound and `P1` on it), 1.68 and 1.08–1.12.
 #[inline(always)]
 fn enters_at_end<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> L::Mask {
-    let zero = L::splat(L::Scalar::ZERO);
+    // Zero where `p1` is the bound nearest `p0` and `p0` is beyond it, `+∞` where `p0` is within
+    // the bounds (its nearest point is itself), nonzero elsewhere.
     let axis = |p0: L, p1: L, lo: L, hi: L| {
         let nearest = p0.min_any(hi).max_any(lo);
-        (p1 - nearest).eq_and(zero, !(p1 - p0).eq_(zero))
+        (p1 - nearest).inf_where_zero(p0 - nearest)
     };
-    axis(s.x0, s.x1, r.xmin, r.xmax) | axis(s.y0, s.y1, r.ymin, r.ymax)
+    axis(s.x0, s.x1, r.xmin, r.xmax).either_zero(axis(s.y0, s.y1, r.ymin, r.ymax))
 }
 
 /// What [`finish_range`] knows about the ends of the parameter range `[0, top]`.

@@ -71,6 +71,7 @@ macro_rules! avx512_lane {
      min $min:ident, max $max:ident, fma $fma:ident, loadu $loadu:ident, storeu $storeu:ident,
      stream $stream:ident,
      fpclass $fpclass:ident, range $range:ident, cmp_int $cmp_int:ident, to_int $to_int:ident,
+     fixup $fixup:ident, set1_int $set1_int:ident,
      low_bytes $low_bytes:path, rows $rows:path, not_tiny $not_tiny:path, gather $gather:path) => {
         macro_rules! binop {
             ($tr:ident, $f:ident, $intr:ident) => {
@@ -231,6 +232,24 @@ macro_rules! avx512_lane {
             fn gather_biased(self, table: &[$t]) -> $v {
                 $gather(self, table)
             }
+            /// One `vfixupimm`: by the class of `w`, `+∞` for `±0`, else `self` (the table's
+            /// nibble for class 2, zero, is token 5, `+∞`; the others are 0, keep `self`).
+            #[inline(always)]
+            fn inf_where_zero(self, w: $v) -> $v {
+                const ZERO_TO_INF: i32 = 0x500;
+                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                unsafe { $v($fixup::<0>(self.0, w.0, $set1_int(ZERO_TO_INF as _))) }
+            }
+            /// The smaller magnitude (one `vrange`) compared with zero.
+            #[cfg(target_feature = "avx512dq")]
+            #[inline(always)]
+            fn either_zero(self, o: $v) -> $m {
+                // Bits 1:0 = 10: the smaller magnitude; bits 3:2 = 10: its sign cleared.
+                const MIN_ABS: i32 = 0b1010;
+                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
+                let m = unsafe { $v($range::<MIN_ABS>(self.0, o.0)) };
+                m.cmp::<_CMP_EQ_OQ>(<$v>::splat(0.0))
+            }
             /// Neither is NaN, ±∞, `-0` or subnormal (one `vfpclass` each), and the larger magnitude
             /// (one `vrange`) is at most `hi`: the default's meaning in five instructions
             /// where it took eleven. These need AVX-512DQ, which x86-64-v4 has.
@@ -297,6 +316,7 @@ avx512_lane!(F32x16, __m512, f32, Mask16, 16,
     abs _mm512_abs_ps, sqrt _mm512_sqrt_ps, min _mm512_min_ps, max _mm512_max_ps, fma _mm512_fmadd_ps,
     loadu _mm512_loadu_ps, storeu _mm512_storeu_ps, stream _mm512_stream_ps, fpclass _mm512_fpclass_ps_mask, range _mm512_range_ps,
     cmp_int _mm512_cmp_epi32_mask, to_int _mm512_castps_si512,
+    fixup _mm512_fixupimm_ps, set1_int _mm512_set1_epi32,
     low_bytes low_bytes_f32, rows rows_f32, not_tiny not_tiny_f32, gather gather_f32);
 
 avx512_lane!(F64x8, __m512d, f64, Mask8, 8,
@@ -305,6 +325,7 @@ avx512_lane!(F64x8, __m512d, f64, Mask8, 8,
     abs _mm512_abs_pd, sqrt _mm512_sqrt_pd, min _mm512_min_pd, max _mm512_max_pd, fma _mm512_fmadd_pd,
     loadu _mm512_loadu_pd, storeu _mm512_storeu_pd, stream _mm512_stream_pd, fpclass _mm512_fpclass_pd_mask, range _mm512_range_pd,
     cmp_int _mm512_cmp_epi64_mask, to_int _mm512_castpd_si512,
+    fixup _mm512_fixupimm_pd, set1_int _mm512_set1_epi64,
     low_bytes low_bytes_f64, rows rows_f64, not_tiny not_tiny_f64, gather gather_f64);
 
 /// [`Lane::gather_biased`]: the index bits masked out, clamped to the table (unsigned `min`),
@@ -597,6 +618,9 @@ mod tests {
                         ];
                         let mut prod = [0 as $t; $w];
                         va.mul_plus_zero(vb).write(&mut prod);
+                        let mut inf_at_zero = [0 as $t; $w];
+                        va.inf_where_zero(vb).write(&mut inf_at_zero);
+                        let either_zero = va.either_zero(vb).0 as u32;
                         for l in 0..$w {
                             let (x, y) = (a[l], b[l]);
                             let want = [
@@ -609,6 +633,13 @@ mod tests {
                             for (op, (g, w)) in got.iter().zip(want).enumerate() {
                                 assert_eq!(lanes(*g, l), w, "op {op} on {x:e}, {y:e} ({a0:e})");
                             }
+                            let want = Lane::inf_where_zero(x, y);
+                            assert_eq!(inf_at_zero[l].to_bits(), want.to_bits(), "{x:e} at {y:e}");
+                            assert_eq!(
+                                lanes(either_zero, l),
+                                Lane::either_zero(x, y),
+                                "{x:e}, {y:e}"
+                            );
                             // The FMA differs from `x·y + 0` only where the product underflows.
                             let p = x * y + 0.0;
                             if !(p == 0.0 && x != 0.0 && y != 0.0) {
