@@ -180,25 +180,35 @@ impl Class {
     /// code's byte, so a kernel stores class bytes by truncating bits, with no float conversion.
     #[inline(always)]
     pub(crate) fn code_lanes<L: Lane>(valid: L::Mask, t_entry: L, t_exit: L) -> L {
-        Class::code_lanes_upto(valid, t_entry, t_exit, L::splat(L::Scalar::ONE))
+        let end_in = t_exit.eq_(L::splat(L::Scalar::ONE));
+        Class::code_lanes_known(valid, t_entry.eq_(t_entry), end_in, t_entry, t_exit)
     }
 
-    /// [`Class::code_lanes`] for the parameter range `[0, top]` (a ray's `[0, t_max]`).
+    /// [`Class::code_lanes`] for a kernel that knows which lanes `hit` and which of those have
+    /// `t_exit` at the end of the range (`end_in`), from its own tests rather than by comparing
+    /// the parameters again (two compares fewer). `Inside` 1, `Enters` 2, `Exits` 3 and
+    /// `Crosses` 4 are `4 − 2·[end in] − [start in]`: two subtractions under masks.
     #[inline(always)]
-    pub(crate) fn code_lanes_upto<L: Lane>(valid: L::Mask, t_entry: L, t_exit: L, top: L) -> L {
+    pub(crate) fn code_lanes_known<L: Lane>(
+        valid: L::Mask,
+        hit: L::Mask,
+        end_in: L::Mask,
+        t_entry: L,
+        t_exit: L,
+    ) -> L {
         let c = |k: Class| {
             L::splat(L::Scalar::from_f64(
                 L::Scalar::CODE_BIAS.to_f64() + k as u8 as f64,
             ))
         };
-        let starts_in = t_entry.eq_(L::splat(L::Scalar::ZERO));
-        let ends_in = t_exit.eq_(top);
-        let inside_or_enters = L::select(starts_in, c(Class::Inside), c(Class::Enters));
-        let exits_or_crosses = L::select(starts_in, c(Class::Exits), c(Class::Crosses));
-        let long = L::select(ends_in, inside_or_enters, exits_or_crosses);
-        let hit = L::select(t_entry.eq_(t_exit), c(Class::Touches), long);
-        let valid_code = L::select(t_entry.eq_(t_entry), hit, c(Class::Outside));
-        L::select(valid, valid_code, c(Class::Invalid))
+        let (one, two) = (L::splat(L::Scalar::ONE), L::splat(L::Scalar::from_f64(2.0)));
+        let start_in = t_entry.eq_(L::splat(L::Scalar::ZERO));
+        let mut v = c(Class::Crosses);
+        v = L::select(end_in, v - two, v);
+        v = L::select(start_in, v - one, v);
+        v = L::select(t_entry.eq_(t_exit), c(Class::Touches), v);
+        v = L::select(hit, v, c(Class::Outside));
+        L::select(valid, v, c(Class::Invalid))
     }
 
     /// Whether the clip is non-empty.

@@ -102,6 +102,8 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
         t_exit: L::select(hit, raw.exit, nan),
         entry_y: raw.entry_y,
         exit_y: raw.exit_y,
+        hit,
+        end_in: hit & raw.exit.ge(t_max),
     })
 }
 
@@ -173,7 +175,7 @@ pub fn cast_rect_one<F: Real>(
 #[inline(always)]
 fn one<F: Real>(rect: &Rect<F>, ray: RayLanes<F>, t_max: F) -> RayRect<F> {
     let f = ray_rect_lanes(&RectLanes::splat(rect), &ray, t_max);
-    let code = Class::code_lanes_upto(f.valid, f.t_entry, f.t_exit, t_max);
+    let code = f.class_codes();
     RayRect {
         t_entry: f.t_entry,
         t_exit: f.t_exit,
@@ -203,8 +205,8 @@ impl<F: Real> RectCastOutput<'_, F> {
 
     /// Writes the answers of the `L::WIDTH` rays from `i`.
     #[inline(always)]
-    fn store<L: Lane<Scalar = F>>(&mut self, i: usize, f: &Finished<L>, t_max: L) {
-        self.store_as::<L, true, false>(i, f, t_max)
+    fn store<L: Lane<Scalar = F>>(&mut self, i: usize, f: &Finished<L>) {
+        self.store_as::<L, true, false>(i, f)
     }
 
     /// [`store`](Self::store) for a loop built with (`CLASS`) or without class codes, and with
@@ -214,7 +216,6 @@ impl<F: Real> RectCastOutput<'_, F> {
         &mut self,
         i: usize,
         f: &Finished<L>,
-        t_max: L,
     ) {
         for (out, t) in [(&mut self.t_entry, f.t_entry), (&mut self.t_exit, f.t_exit)] {
             match out.as_deref_mut() {
@@ -226,7 +227,7 @@ impl<F: Real> RectCastOutput<'_, F> {
             return;
         }
         if let Some(k) = self.class.as_deref_mut() {
-            let codes = Class::code_lanes_upto(f.valid, f.t_entry, f.t_exit, t_max);
+            let codes = f.class_codes();
             codes.write_low_bytes(&mut k[i..]);
         }
     }
@@ -275,7 +276,7 @@ fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool
         |i, ray| {
             let r = rects.lanes(i);
             match ray_rect_fast(&r, &ray, tm) {
-                Some(f) => out.store_as::<_, CLASS, NT>(i, &f, tm),
+                Some(f) => out.store_as::<_, CLASS, NT>(i, &f),
                 None => careful_chunk(rects, rays, t_max, out, i),
             }
         },
@@ -285,11 +286,7 @@ fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool
     }
     for i in full..n {
         let r = RectLanes::splat(&rects.rect(i));
-        out.store(
-            i,
-            &ray_rect_lanes(&r, &RayLanes::from(rays.ray(i)), t_max),
-            t_max,
-        );
+        out.store(i, &ray_rect_lanes(&r, &RayLanes::from(rays.ray(i)), t_max));
     }
 }
 
@@ -306,7 +303,7 @@ fn careful_chunk<F: Real, R: RectSource<F> + ?Sized>(
 ) {
     let tm = F::Simd::splat(t_max);
     let f = ray_rect_careful(&rects.lanes(i), &rays.lanes(i), tm);
-    out.store(i, &f, tm);
+    out.store(i, &f);
 }
 
 /// One rect against every ray of a batch (broadcast), on SIMD lanes with a scalar tail; the

@@ -143,6 +143,25 @@ pub(crate) struct Finished<L: Lane> {
     pub t_exit: L,
     pub entry_y: L::Mask,
     pub exit_y: L::Mask,
+    /// A hit: `t_entry` and `t_exit` are numbers.
+    pub hit: L::Mask,
+    /// A hit whose `t_exit` is the end of its range (`1`, `t_max`): for a segment, `P1` is in
+    /// the rect.
+    pub end_in: L::Mask,
+}
+
+impl<L: Lane> Finished<L> {
+    /// The class codes ([`Class::code_lanes_known`](crate::geom::Class::code_lanes_known)).
+    #[inline(always)]
+    pub(crate) fn class_codes(&self) -> L {
+        crate::geom::Class::code_lanes_known(
+            self.valid,
+            self.hit,
+            self.end_in,
+            self.t_entry,
+            self.t_exit,
+        )
+    }
 }
 
 /// `p1 − p0` with `-0.0` turned into `+0.0` (`x + 0` does that and nothing else), so that a
@@ -521,6 +540,8 @@ pub(crate) fn finish_slab<L: Lane>(
         t_exit: L::select(hit, t_exit, nan),
         entry_y: raw.entry_y,
         exit_y: raw.exit_y,
+        hit,
+        end_in: hit & end_in,
     }
 }
 
@@ -665,6 +686,8 @@ pub(crate) fn finish_ends<L: Lane>(
         t_exit: L::select(hit, t_exit, nan),
         entry_y: raw.entry_y,
         exit_y: raw.exit_y,
+        hit,
+        end_in: hit & t_exit.eq_(e.top),
     }
 }
 

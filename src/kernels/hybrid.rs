@@ -67,6 +67,8 @@ fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, far: FarEnd) -> Option<
         t_exit: L::select(inside, one, nan),
         entry_y: zero.lt(zero),
         exit_y: zero.lt(zero),
+        hit: inside,
+        end_in: inside,
     })
 }
 

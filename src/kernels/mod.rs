@@ -86,6 +86,8 @@ impl<F: Real> Clip<F> {
             t_exit: self.t_exit,
             entry_y: self.entry_axis == Axis::Y,
             exit_y: self.exit_axis == Axis::Y,
+            hit: self.class.is_hit(),
+            end_in: self.class.is_hit() && self.t_exit == F::ONE,
         };
         contract::clipped(&RectLanes::splat(rect), seg, &f)
     }

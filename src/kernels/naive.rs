@@ -71,6 +71,8 @@ fn put_lanes<L: Lane>(
         t_exit,
         entry_y: all,
         exit_y: all,
+        hit: t_entry.eq_(t_entry),
+        end_in: t_exit.eq_(L::splat(L::Scalar::ONE)),
     };
     store_lanes(out, i, &f, || {
         let (dx, dy) = (s.x1 - s.x0, s.y1 - s.y0);

@@ -27,7 +27,7 @@ use super::slab::{slab_raw_careful, slab_raw_fast};
 use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
 use crate::error::Error;
-use crate::geom::{Class, Rect, Segment};
+use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
 
 /// The branch-free slab method on SIMD vectors (the width is a build setting: see
@@ -160,7 +160,7 @@ fn store_as<
     }
     if C {
         if let Some(k) = out.class.as_deref_mut() {
-            Class::code_lanes(f.valid, f.t_entry, f.t_exit).write_low_bytes(&mut k[i..]);
+            f.class_codes().write_low_bytes(&mut k[i..]);
         }
     }
     if S {
