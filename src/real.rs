@@ -176,6 +176,15 @@ pub trait Lane:
         self.eq_(zero) | o.eq_(zero)
     }
 
+    /// Whether `self` or `o` is a number other than `±0` (NaN counts as zero): the larger
+    /// magnitude (one `vrange`) against zero with AVX-512, compares elsewhere.
+    #[inline(always)]
+    fn any_nonzero(self, o: Self) -> Self::Mask {
+        let zero = Self::splat(Self::Scalar::ZERO);
+        let nonzero = |v: Self| v.eq_(v) & !v.eq_(zero);
+        nonzero(self) | nonzero(o)
+    }
+
     /// `m & (self == o)`: one compare under a mask with AVX-512 (see [`Lane::le_and`]).
     #[inline(always)]
     fn eq_and(self, o: Self, m: Self::Mask) -> Self::Mask {
@@ -232,6 +241,8 @@ pub trait Real:
     const NAN: Self;
     /// `+∞`.
     const INFINITY: Self;
+    /// The largest finite value.
+    const LARGEST: Self;
     /// The smallest positive normal value (`2^-126`, `2^-1022`): a coordinate difference at
     /// least this large has a finite reciprocal.
     const RANGE_LO: Self;

@@ -99,6 +99,7 @@ macro_rules! scalar_lane {
             const TINY: $t = <$t>::from_bits(1);
             const NAN: $t = <$t>::NAN;
             const INFINITY: $t = <$t>::INFINITY;
+            const LARGEST: $t = <$t>::MAX;
             const RANGE_LO: $t = <$t>::MIN_POSITIVE;
             const RANGE_HI: $t = 1.0 / <$t>::MIN_POSITIVE;
             const CODE_BIAS: $t = (1u64 << (<$t>::MANTISSA_DIGITS - 1)) as $t;

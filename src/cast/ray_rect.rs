@@ -75,14 +75,13 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
 fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Option<Finished<L>> {
     // No `+ 0` (`contract::delta`): `fast_range` turns a `-0.0` direction away (to the careful
     // path, which adds it), so a parallel axis here has `+0.0`.
-    let zero = L::splat(L::Scalar::ZERO);
     let (dx, dy) = (ray.dx, ray.dy);
     if L::any(!(fast_range(r, (dx, dy), (ray.ox, ray.oy)) & (ray.ox + ray.oy).finite())) {
         return None;
     }
     let tx = axis_t_fast(r.xmin, r.xmax, ray.ox, dx);
     let ty = axis_t_fast(r.ymin, r.ymax, ray.oy, dy);
-    let valid = !(dx.eq_(zero) & dy.eq_(zero));
+    let valid = dx.any_nonzero(dy);
     // `finish_ray`'s answers from the signs of the parameters, as `contract::finish_slab` reads
     // them for segments: the entry is `+0` where no boundary is crossed inward after the
     // origin, else positive (`fast_range`: no underflow); the exit is 0 only when
@@ -91,10 +90,11 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
     // `t_exit == 0` iff it leaves there, with no test of the origin; the far end
     // `O + t_max·D` is no input point and is decided on the rounded parameters, as there.
     let raw = Raw::from_slabs(slab(tx), slab(ty), t_max, valid);
-    let end_in = raw.exit.ge(t_max) & raw.entry.le(t_max) & t_max.finite();
-    let hit = raw
-        .entry
-        .le_and(raw.exit, valid & (raw.entry.lt(t_max) | end_in));
+    // A hit is `entry ≤ exit` with an entry below `t_max`, or at a finite `t_max` (the far
+    // end in the rect, where the exit is `t_max` too): as the exit is at most `t_max`, one
+    // compare with the exit capped at the largest finite value.
+    let cap = raw.exit.min_any(L::splat(L::Scalar::LARGEST));
+    let hit = raw.entry.le_and(cap, valid);
     let nan = L::splat(L::Scalar::NAN);
     Some(Finished {
         valid,
