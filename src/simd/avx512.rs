@@ -62,6 +62,12 @@ macro_rules! mask_ops {
 mask_ops!(Mask16);
 mask_ops!(Mask8);
 
+/// `vrange`'s immediate for the smaller magnitude (bits 1:0 = 10), its sign cleared (bits 3:2 =
+/// 10).
+const MIN_ABS: i32 = 0b1010;
+/// `vrange`'s immediate for the larger magnitude (bits 1:0 = 11), its sign cleared.
+const MAX_ABS: i32 = 0b1011;
+
 /// `$v` over `$r` with `$t` lanes: the arithmetic, [`Lane`] and [`Load`]. `$i` names the
 /// intrinsics' type suffix (`ps`, `pd`).
 macro_rules! avx512_lane {
@@ -104,6 +110,16 @@ macro_rules! avx512_lane {
             fn cmp<const P: i32>(self, o: $v) -> $m {
                 // SAFETY: AVX-512F is enabled for this build (the module's cfg).
                 $m(unsafe { $cmp::<P>(self.0, o.0) })
+            }
+
+            /// The smaller or larger magnitude of `self` and `o` (`vrange` with `RANGE`:
+            /// [`MIN_ABS`] or [`MAX_ABS`]) compared with zero by predicate `P`.
+            #[cfg(target_feature = "avx512dq")]
+            #[inline(always)]
+            fn magnitude_vs_zero<const RANGE: i32, const P: i32>(self, o: $v) -> $m {
+                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
+                let m = unsafe { $v($range::<RANGE>(self.0, o.0)) };
+                m.cmp::<P>(<$v>::splat(0.0))
             }
         }
 
@@ -244,22 +260,14 @@ macro_rules! avx512_lane {
             #[cfg(target_feature = "avx512dq")]
             #[inline(always)]
             fn either_zero(self, o: $v) -> $m {
-                // Bits 1:0 = 10: the smaller magnitude; bits 3:2 = 10: its sign cleared.
-                const MIN_ABS: i32 = 0b1010;
-                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
-                let m = unsafe { $v($range::<MIN_ABS>(self.0, o.0)) };
-                m.cmp::<_CMP_EQ_OQ>(<$v>::splat(0.0))
+                self.magnitude_vs_zero::<MIN_ABS, _CMP_EQ_OQ>(o)
             }
             /// The larger magnitude (one `vrange`, which passes over a NaN operand) compared with
             /// zero.
             #[cfg(target_feature = "avx512dq")]
             #[inline(always)]
             fn any_nonzero(self, o: $v) -> $m {
-                // Bits 1:0 = 11: the larger magnitude; bits 3:2 = 10: its sign cleared.
-                const MAX_ABS: i32 = 0b1011;
-                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
-                let m = unsafe { $v($range::<MAX_ABS>(self.0, o.0)) };
-                m.cmp::<_CMP_NEQ_OQ>(<$v>::splat(0.0))
+                self.magnitude_vs_zero::<MAX_ABS, _CMP_NEQ_OQ>(o)
             }
             /// Neither is NaN, ±∞, `-0` or subnormal (one `vfpclass` each), and the larger magnitude
             /// (one `vrange`) is at most `hi`: the default's meaning in five instructions
@@ -269,8 +277,6 @@ macro_rules! avx512_lane {
             fn in_range_both(self, o: $v, hi: $t) -> $m {
                 // QNaN 0x01, −0 0x04, +∞ 0x08, −∞ 0x10, subnormal 0x20, SNaN 0x80.
                 const BAD: i32 = 0x01 | 0x04 | 0x08 | 0x10 | 0x20 | 0x80;
-                // Bits 1:0 = 11: the larger magnitude; bits 3:2 = 10: its sign cleared.
-                const MAX_ABS: i32 = 0b1011;
                 let hi = <$v>::splat(hi);
                 // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
                 unsafe {
