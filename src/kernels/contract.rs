@@ -556,8 +556,8 @@ pub(crate) enum FarEnd {
     /// throws away the loads in flight. `simd-slab` f32, one thread, `mixed`: 64K 1.74 (branch)
     /// against 1.62 Gseg/s, 256K 1.59 against 1.50, but 1M 0.79–0.85 against 1.30–1.33 and
     /// 16M 0.60 against 0.78–0.85; road-like, where 2% of the chunks take the branch, 16M
-    /// 0.82–0.88 either way. Again on 2026-11-25, with `enters_at_end` in vector arithmetic:
-    /// 64K 1.86 (branch) against 1.75, road-like 2.00 against 1.75; 16M 0.76 against 1.23.
+    /// 0.82–0.88 either way. Again on 2026-11-25: 16M 0.76 (branch) against 1.23, and, with
+    /// `enters_at_end` in vector arithmetic, 64K 1.86 against 1.75, road-like 2.00 against 1.75.
     EveryChunk,
 }
 
