@@ -141,17 +141,19 @@ impl<'a, F: Real> RaysRef<'a, F> {
     }
 
     /// Calls `body(i, rays)` for every full chunk of `LANES` rays from `i = from + k·LANES`, in
-    /// order, and returns where the tail begins (`buffers::for_each_column_chunk`: no load
-    /// bounds-checked).
+    /// order (from the last chunk down when `backward`), and returns where the tail begins
+    /// (`buffers::for_each_column_chunk`: no load bounds-checked).
     #[inline(always)]
     pub(crate) fn for_each_chunk(
         &self,
         from: usize,
+        backward: bool,
         mut body: impl FnMut(usize, RayLanes<F::Simd>),
     ) -> usize {
         crate::buffers::for_each_column_chunk(
             self.columns(),
             from,
+            backward,
             #[inline(always)]
             |i, [ox, oy, dx, dy]| body(i, RayLanes { ox, oy, dx, dy }),
         )
@@ -373,6 +375,7 @@ pub(crate) fn drive<F: Real, O: SplitOutput>(
         let rays = rays.slice(start, end);
         let full = rays.for_each_chunk(
             0,
+            false,
             #[inline(always)]
             |i, lanes| query.run(&mut o, i, &lanes),
         );

@@ -244,34 +244,45 @@ fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
     t_max: F,
     out: &mut RectCastOutput<'_, F>,
 ) {
-    let (head, stream) =
-        Placement::of_columns(rays.len(), Some(rays.columns()), out.t_entry.as_deref());
-    match (out.class.is_some(), stream) {
-        (true, _) => cast_as::<F, R, true, false>(rects, rays, t_max, out, head),
-        (false, true) => cast_as::<F, R, false, true>(rects, rays, t_max, out, head),
-        (false, false) => cast_as::<F, R, false, false>(rects, rays, t_max, out, head),
+    let at = placement(rays, out);
+    match (out.class.is_some(), at.stream) {
+        (true, _) => cast_as::<F, R, true, false>(rects, rays, t_max, out, at),
+        (false, true) => cast_as::<F, R, false, true>(rects, rays, t_max, out, at),
+        (false, false) => cast_as::<F, R, false, false>(rects, rays, t_max, out, at),
+    }
+}
+
+/// Where [`cast_with`]'s loop starts, whether it streams, which way it goes
+/// ([`Placement`], the parameters being the outputs it places).
+fn placement<F: Real>(rays: &RaysRef<'_, F>, out: &RectCastOutput<'_, F>) -> Placement {
+    let (e, x) = (out.t_entry.as_deref(), out.t_exit.as_deref());
+    let columns = Some(rays.columns());
+    match (e, x) {
+        (Some(e), Some(x)) => Placement::of_columns(rays.len(), columns, &[e, x]),
+        (e, x) => Placement::of_columns(rays.len(), columns, e.or(x).as_slice()),
     }
 }
 
 /// [`cast_with`] with (`CLASS`) or without class codes, streaming (`NT`) or not, the loop
-/// from `head`.
+/// placed by `at`.
 #[inline(always)]
 fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool>(
     rects: &R,
     rays: &RaysRef<'_, F>,
     t_max: F,
     out: &mut RectCastOutput<'_, F>,
-    head: usize,
+    at: Placement,
 ) {
     let n = rays.len();
     let tm = F::Simd::splat(t_max);
-    if head > 0 {
+    if at.head > 0 {
         // The rays before the loop: the whole chunk from 0 (the same bits by the careful path;
         // the loop writes them again over its overlap).
         careful_chunk(rects, rays, t_max, out, 0);
     }
     let full = rays.for_each_chunk(
-        head,
+        at.head,
+        at.backward,
         #[inline(always)]
         |i, ray| {
             let r = rects.lanes(i);
@@ -355,11 +366,14 @@ mod tests {
     fn placements_match_one_by_one<F: Real>() {
         let large = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
         let lanes = F::LANES;
+        // (n, input and output offsets from a page, head, streamed, backward)
         let cases = [
-            (large, 0, 0, 0, true),
-            (large, 1, 1, lanes - 1, true),
-            (large, 0, 1, 0, false),
-            (HEAD_MIN + 5, 1, 1, lanes - 1, false),
+            (large, 0, 0, 0, true, false),
+            (large, 1, 1, lanes - 1, true, false),
+            (large, 0, 1, 0, false, true),
+            (HEAD_MIN + 5, 1, 1, lanes - 1, false, false),
+            (HEAD_MIN + 5, 0, lanes, 0, false, true),
+            (1000 + lanes - 1, 3, 5, 0, false, true),
         ];
         let table: Vec<F> = [0.0, 1.0, 0.5, -1.0, 2.0, -0.5]
             .into_iter()
@@ -371,7 +385,7 @@ mod tests {
         let rect = Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap();
         let t_max = F::from_f64(1.5);
         let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
-        for (n, inputs, outputs, head, stream) in cases {
+        for (n, inputs, outputs, head, stream, backward) in cases {
             let mut rng = SplitMix64::new(0x5EED + n as u64);
             let cols: Vec<Vec<F>> = (0..4)
                 .map(|_| {
@@ -391,8 +405,12 @@ mod tests {
                 class: None,
             };
             let case = format!("n {n}, inputs {inputs}, outputs {outputs}");
-            let placement = Placement::of_columns(n, Some(rays.columns()), out.t_entry.as_deref());
-            assert_eq!(placement, (head, stream), "{case}");
+            let want = Placement {
+                head,
+                stream,
+                backward,
+            };
+            assert_eq!(placement(&rays, &out), want, "{case}");
             cast_rect(&rect, &rays, t_max, &mut out).unwrap();
             let one: Vec<RayRect<F>> = (0..n)
                 .map(|i| cast_rect_one(&rect, &rays.ray(i), t_max).unwrap())

@@ -105,15 +105,18 @@ impl NaiveSlab {
         let n = input.len();
         out.check_len(n)?;
         let lanes = RectLanes::<F::Simd>::splat(rect);
-        // The loop starts where `simd-slab`'s does (whole-line loads; plain stores), so the
-        // two rows of `compare` differ by their arithmetic only.
-        let (head, _) = Placement::of(input, out);
-        if head > 0 {
+        // The loop starts and runs as `simd-slab`'s does (whole-line loads, the same
+        // direction; plain stores), so the two rows of `compare` differ by their arithmetic only.
+        let at = Placement {
+            stream: false,
+            ..Placement::of(input, out)
+        };
+        if at.head > 0 {
             put_lanes(out, 0, &lanes, &load_chunk(input, 0));
         }
         let full = for_each_chunk(
             input,
-            head,
+            at,
             #[inline(always)]
             |i, s| put_lanes(out, i, &lanes, &s),
         );
@@ -204,7 +207,8 @@ mod tests {
     }
 
     /// A batch long enough for the loop to start past 0 (columns one value past a vector
-    /// boundary) gives the plain formula too, the chunk before the loop included.
+    /// boundary), going backward, gives the plain formula too, the chunk before the loop
+    /// included.
     #[test]
     fn a_loop_that_starts_past_0_gives_the_plain_formula() {
         use crate::buffers::SegmentsRef;
@@ -215,14 +219,18 @@ mod tests {
         let cols: Vec<_> = [x0, y0, x1, y1].iter().map(|c| placed(c, 1)).collect();
         let c: Vec<&[f32]> = cols.iter().map(|(b, r)| &b[r.clone()]).collect();
         let segs = SegmentsRef::new(c[0], c[1], c[2], c[3]).unwrap();
-        let (mut te, mut tx) = (vec![0.0; n], vec![0.0; n]);
+        // The outputs one value ahead of the inputs modulo a page: the loop goes backward.
+        let ((mut te, re), (mut tx, rx)) = (placed(&vec![0.0; n], 2), placed(&vec![0.0; n], 2));
+        let (te, tx) = (&mut te[re], &mut tx[rx]);
         let mut out = ClipOutput {
-            t_entry: Some(&mut te),
-            t_exit: Some(&mut tx),
+            t_entry: Some(te),
+            t_exit: Some(tx),
             ..Default::default()
         };
-        assert!(Placement::of(&segs, &out).0 > 0);
+        let at = Placement::of(&segs, &out);
+        assert!(at.head > 0 && at.backward, "{at:?}");
         NaiveSlab::clip(&w.rect, &segs, &mut out).unwrap();
+        let (te, tx) = (out.t_entry.unwrap(), out.t_exit.unwrap());
         for i in 0..n {
             let (e, x) = by_hand(&w.rect, &segs.segment(i));
             let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan();

@@ -39,16 +39,18 @@ pub struct SimdSlab;
 const MAX_LANES: usize = 16;
 
 /// Calls `body(i, chunk)` for every full chunk of `LANES` segments starting at `i = from +
-/// k·LANES`, in order, and returns where the tail begins; `from` is where the loop starts
-/// ([`Placement`]; `0` for the whole batch, at most its length). Columns are loaded straight
-/// from the four slices (cut to whole chunks first, so no load is bounds-checked), rows
-/// transposed a chunk at a time; other sources are gathered lane by lane.
+/// k·LANES`, in the order `at` says, and returns where the tail begins; `at.head` is where
+/// the loop starts ([`Placement`]; `Placement::default()` for the whole batch in order).
+/// Columns are loaded straight from the four slices (cut to whole chunks first, so no load is
+/// bounds-checked), rows transposed a chunk at a time; other sources are gathered lane by lane
+/// (those two always in order).
 #[inline(always)]
 pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
-    from: usize,
+    at: Placement,
     mut body: impl FnMut(usize, Segment<F::Simd>),
 ) -> usize {
+    let from = at.head;
     let n = input.len();
     let full = from + (n - from) / F::LANES * F::LANES;
     if let Some(cols) = input.columns() {
@@ -56,6 +58,7 @@ pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
         for_each_column_chunk(
             [x0, y0, x1, y1],
             from,
+            at.backward,
             #[inline(always)]
             |i, [x0, y0, x1, y1]| body(i, Segment { x0, y0, x1, y1 }),
         );
@@ -243,28 +246,30 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
     chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
 ) {
     let t = out.t_entry.is_some() || out.t_exit.is_some();
-    let (head, stream) = Placement::of(input, out);
+    let at = Placement::of(input, out);
+    let stream = at.stream;
     match (t, out.class.is_some(), out.segments.is_some()) {
         (_, false, false) if stream => {
-            drive_as::<F, R, S, true, false, false, true>(rects, input, out, head, &chunk)
+            drive_as::<F, R, S, true, false, false, true>(rects, input, out, at, &chunk)
         }
         (_, false, false) => {
-            drive_as::<F, R, S, true, false, false, false>(rects, input, out, head, &chunk)
+            drive_as::<F, R, S, true, false, false, false>(rects, input, out, at, &chunk)
         }
         (false, true, false) => {
-            drive_as::<F, R, S, false, true, false, false>(rects, input, out, head, &chunk)
+            drive_as::<F, R, S, false, true, false, false>(rects, input, out, at, &chunk)
         }
         (false, false, true) if stream => {
-            drive_as::<F, R, S, false, false, true, true>(rects, input, out, head, &chunk)
+            drive_as::<F, R, S, false, false, true, true>(rects, input, out, at, &chunk)
         }
         (false, false, true) => {
-            drive_as::<F, R, S, false, false, true, false>(rects, input, out, head, &chunk)
+            drive_as::<F, R, S, false, false, true, false>(rects, input, out, at, &chunk)
         }
-        _ => drive_as::<F, R, S, true, true, true, false>(rects, input, out, head, &chunk),
+        _ => drive_as::<F, R, S, true, true, true, false>(rects, input, out, at, &chunk),
     }
 }
 
-/// Where the vector loop starts, and whether it streams its parameters.
+/// Where the vector loop starts, whether it streams its parameters, and in which direction
+/// it goes.
 ///
 /// * **The head.** The loop starts at the first segment whose `x0` lies on a vector boundary,
 ///   so that no load of the loop is split across two cache lines (`malloc` puts large arrays 16
@@ -281,9 +286,19 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
 ///   boundaries and outputs 16 bytes past, streaming from the outputs' boundary (splitting
 ///   every load) 556, plain stores 1,054. Streaming from 128K segments cost a third at 512K
 ///   (outputs the caches would have kept went to memory).
+/// * **Backward** ([`Placement::backward`]) when an output column lies a little *ahead* of an
+///   input column modulo 4 KiB: see there.
 ///
 /// Batches below [`HEAD_MIN`] segments start at 0 and never stream.
-pub(crate) struct Placement;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Placement {
+    /// The first segment of the loop (`< LANES`); the chunk from 0 covers those before it.
+    pub head: usize,
+    /// Whether the loop writes its parameters (or clipped segments) with streaming stores.
+    pub stream: bool,
+    /// Whether the loop goes from the last chunk down to the head.
+    pub backward: bool,
+}
 
 /// The batch length from which the loop starts on a boundary: 64K segments. Below, the extra
 /// chunk and call cost about what the whole loads save (`mixed` `f32`, alternated, Gseg/s: 4K
@@ -292,35 +307,40 @@ pub(crate) struct Placement;
 pub(crate) const HEAD_MIN: usize = 1 << 16;
 
 impl Placement {
-    /// `(head, stream)` for `input` into `out`; `head < LANES`.
+    /// The placement of `input` into `out`.
     pub(crate) fn of<F: Real, S: SegmentSource<F> + ?Sized>(
         input: &S,
         out: &ClipOutput<'_, F>,
-    ) -> (usize, bool) {
+    ) -> Placement {
         let columns = input.columns().map(|c| {
             let (x0, y0, x1, y1) = c.columns();
             [x0, y0, x1, y1]
         });
-        // The parameters, else the clipped segments' first column (the loops that stream).
-        let first = match (out.t_entry.as_deref(), out.segments.as_ref()) {
-            (Some(t), _) => Some(t),
-            (None, Some(s)) => Some(s.columns_ref()[0]),
-            (None, None) => None,
-        };
-        Placement::of_columns(input.len(), columns, first)
+        // The parameters, then the clipped segments: the first is the one that streams.
+        let mut outputs: [&[F]; 6] = [&[]; 6];
+        let mut k = 0;
+        let segments = out.segments.as_ref().map(|s| s.columns_ref());
+        let all = [out.t_entry.as_deref(), out.t_exit.as_deref()]
+            .into_iter()
+            .flatten();
+        for o in all.chain(segments.into_iter().flatten()) {
+            outputs[k] = o;
+            k += 1;
+        }
+        Placement::of_columns(input.len(), columns, &outputs[..k])
     }
 
-    /// `(head, stream)` for `n` inputs held in four `columns` (segments, rays; `None` for
-    /// other layouts), whose first float output is `first` (`t_entry`, or the clipped
-    /// segments' `x0`); `head < LANES`.
+    /// The placement of `n` inputs held in four `columns` (segments, rays; `None` for other
+    /// layouts) into float `outputs`, one value per input each, the first of which streams
+    /// (`t_entry`, or the clipped segments' `x0`).
     pub(crate) fn of_columns<F: Real>(
         n: usize,
         columns: Option<[&[F]; 4]>,
-        first: Option<&[F]>,
-    ) -> (usize, bool) {
+        outputs: &[&[F]],
+    ) -> Placement {
         let (size, line) = (core::mem::size_of::<F>(), core::mem::size_of::<F::Simd>());
         let large = n.saturating_mul(4 * size) >= 16 << 20;
-        let first = first.map(<[F]>::as_ptr);
+        let first = outputs.first().map(|o| o.as_ptr());
         let (head, aligned) = match columns {
             Some([a, rest @ ..]) => {
                 let head = a.as_ptr().align_offset(line);
@@ -332,10 +352,45 @@ impl Placement {
             None if large => (first.map_or(0, |t| t.align_offset(line)), first.is_some()),
             None => (0, false),
         };
+        let backward = columns.is_some_and(|c| Placement::backward(&c, outputs));
         if n < HEAD_MIN || head >= F::LANES {
-            return (0, false);
+            return Placement {
+                backward,
+                ..Placement::default()
+            };
         }
-        (head, large && aligned)
+        Placement {
+            head,
+            stream: large && aligned,
+            backward,
+        }
+    }
+
+    /// Whether the loop should go backward: when fewer (output, input) column pairs are a
+    /// hazard that way than forward.
+    ///
+    /// The CPU checks a load against the older stores still in flight by the low 12 bits of
+    /// the address. An output column that lies a little ahead of an input column modulo 4 KiB
+    /// (from 1 to 255 bytes: the stores of one chunk then match the loads of the next three)
+    /// makes the next chunk's loads wait for this chunk's stores, which serialises the loop.
+    /// Arrays allocated one after the other from the heap lie that way, outputs just after
+    /// inputs: criterion's 64K `mixed` columns at 1104, 1120, 1136, 1152 and outputs at 1216,
+    /// 1232 bytes past a page. Going backward, the loads that follow a store are the chunks
+    /// before it, which such a layout leaves clear; an output a little behind an input is then
+    /// the hazard instead. Measured (scratch harness, `simd-slab`, `mixed` `f32`, 64K, inputs
+    /// 16 bytes past a page, both outputs moved, forward loop, medians of 31): outputs 0
+    /// bytes ahead 1,900 Mseg/s, 16 ahead 1,644, 64 ahead 908, 128 ahead 1,620, 192 ahead 1,774,
+    /// 256 ahead 1,894; 16 to 256 behind 1,831–1,894.
+    fn backward<F>(inputs: &[&[F]; 4], outputs: &[&[F]]) -> bool {
+        let (mut ahead, mut behind) = (0, 0);
+        for o in outputs {
+            for i in inputs {
+                let d = (o.as_ptr() as usize).wrapping_sub(i.as_ptr() as usize) % 4096;
+                ahead += usize::from((1..256).contains(&d));
+                behind += usize::from((1..256).contains(&(4096 - d)));
+            }
+        }
+        behind < ahead
     }
 }
 
@@ -352,11 +407,11 @@ fn drive_as<
     rects: &R,
     input: &S,
     out: &mut ClipOutput<'_, F>,
-    head: usize,
+    at: Placement,
     chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
 ) {
     let n = input.len();
-    if head > 0 {
+    if at.head > 0 {
         // The segments before the loop: the whole chunk from 0, by the careful path (out of
         // line, the same bits; the loop writes them again over its overlap).
         careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, 0);
@@ -365,7 +420,7 @@ fn drive_as<
     // keeps it out of line, passing each chunk through memory.
     let full = for_each_chunk(
         input,
-        head,
+        at,
         #[inline(always)]
         |i, s| {
             let r = rects.lanes(i);
@@ -524,10 +579,11 @@ pub(crate) mod tests {
         assert!(branch == every, "the far-end modes differ");
     }
 
-    /// A copy of `v` that starts `off` values past a vector boundary, inside its buffer.
+    /// A copy of `v` that starts `off` values past a page (4 KiB) boundary, inside its buffer.
     pub(crate) fn placed<F: Real>(v: &[F], off: usize) -> (Vec<F>, core::ops::Range<usize>) {
-        let mut buf = vec![F::ZERO; v.len() + 2 * MAX_LANES];
-        let at = buf.as_ptr().align_offset(core::mem::size_of::<F::Simd>()) + off;
+        let page = 4096 / core::mem::size_of::<F>();
+        let mut buf = vec![F::ZERO; v.len() + page + 2 * MAX_LANES];
+        let at = buf.as_ptr().align_offset(4096) + off;
         buf[at..at + v.len()].copy_from_slice(v);
         (buf, at..at + v.len())
     }
@@ -536,23 +592,35 @@ pub(crate) mod tests {
     /// on batches that stream, all on vector boundaries (streamed from the first segment), all
     /// one value past (streamed after a head), outputs out of step with the inputs (a head,
     /// plain stores), inputs out of step with each other (a head, plain stores); on a batch
-    /// too small to stream, a head or none; each with a tail.
+    /// too small to stream, a head or none; outputs a little ahead of the inputs modulo a page
+    /// (backward, with or without a head or streaming); each with a tail.
     fn placements_match_scalar<F: Real>() {
         let large = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
         let lanes = F::LANES;
-        // (n, input offsets x0 y0 x1 y1, t_entry and t_exit offsets, the head, streamed)
+        // (n, input offsets x0 y0 x1 y1 and t_entry t_exit offsets from a page, the head,
+        // streamed, backward)
         let cases = [
-            (large, [0, 0, 0, 0], [0, 0], 0, true),
-            (large, [1, 1, 1, 1], [1, 1], lanes - 1, true),
-            (large, [1, 1, 1, 1], [1, 2], lanes - 1, true),
-            (large, [0, 0, 0, 0], [1, 1], 0, false),
-            (large, [1, 1, 2, 1], [1, 1], lanes - 1, false),
-            (HEAD_MIN + 5, [1, 1, 1, 1], [1, 1], lanes - 1, false),
-            (HEAD_MIN - 1, [1, 1, 1, 1], [1, 1], 0, false),
+            (large, [0, 0, 0, 0], [0, 0], 0, true, false),
+            (large, [1, 1, 1, 1], [1, 1], lanes - 1, true, false),
+            (large, [1, 1, 1, 1], [1, 2], lanes - 1, true, true),
+            (large, [0, 0, 0, 0], [1, 1], 0, false, true),
+            (large, [1, 1, 2, 1], [1, 1], lanes - 1, false, false),
+            (HEAD_MIN + 5, [1, 1, 1, 1], [1, 1], lanes - 1, false, false),
+            (
+                HEAD_MIN + 5,
+                [1, 1, 1, 1],
+                [lanes + 1, 1],
+                lanes - 1,
+                false,
+                true,
+            ),
+            (HEAD_MIN - 1, [1, 1, 1, 1], [1, 1], 0, false, false),
+            (HEAD_MIN - 1, [1, 2, 3, 4], [9, 9], 0, false, true),
+            (HEAD_MIN - 1, [9, 9, 9, 9], [1, 2], 0, false, false),
         ];
         let rect = Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap();
         let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
-        for (n, ins, [oe, ox], head, stream) in cases {
+        for (n, ins, [oe, ox], head, stream, backward) in cases {
             let segs = on_edges::<F>(n);
             let (mut want_e, mut want_x) = (vec![F::ZERO; n], vec![F::ZERO; n]);
             let mut out = ClipOutput {
@@ -577,7 +645,12 @@ pub(crate) mod tests {
                 ..Default::default()
             };
             let case = format!("n {n}, inputs {ins:?}, outputs {oe} {ox}");
-            assert_eq!(Placement::of(&input, &out), (head, stream), "{case}");
+            let want = Placement {
+                head,
+                stream,
+                backward,
+            };
+            assert_eq!(Placement::of(&input, &out), want, "{case}");
             SimdSlab::clip(&rect, &input, &mut out).unwrap();
             assert!(
                 bits(&te[re.clone()]) == bits(&want_e),
@@ -638,7 +711,12 @@ pub(crate) mod tests {
             ),
             ..Default::default()
         };
-        assert_eq!(Placement::of(&input, &out), (F::LANES - 1, true));
+        let at = Placement {
+            head: F::LANES - 1,
+            stream: true,
+            backward: false,
+        };
+        assert_eq!(Placement::of(&input, &out), at);
         SimdSlab::clip(&rect, &input, &mut out).unwrap();
         let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
         let (w0, w1, w2, w3) = want.as_ref().columns();

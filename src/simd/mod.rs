@@ -34,16 +34,17 @@ pub(crate) fn rows_each<L: crate::real::Lane>(s: &[L::Scalar]) -> [L; 4] {
     core::array::from_fn(|c| L::from_fn(|l| s[4 * l + c]))
 }
 
-/// Asks the CPU to bring the cache line `bytes` past the start of `s` into the cache, ahead of
-/// a loop that will read it. A hint: it never faults, so the address may lie past the end.
+/// Asks the CPU to bring the cache line `bytes` from the start of `s` (before it when negative)
+/// into the cache, ahead of a loop that will read it. A hint: it never faults, so the address
+/// may lie outside the slice.
 #[inline(always)]
-pub(crate) fn prefetch<T>(s: &[T], bytes: usize) {
+pub(crate) fn prefetch<T>(s: &[T], bytes: isize) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = s.as_ptr().cast::<i8>().wrapping_add(bytes);
+        let p = s.as_ptr().cast::<i8>().wrapping_offset(bytes);
         // SAFETY: `prefetch` reads nothing and never faults, whatever the address; the pointer
-        // is formed with `wrapping_add`, which is defined past the end of the slice.
+        // is formed with `wrapping_offset`, which is defined outside the slice.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
     }
     #[cfg(not(target_arch = "x86_64"))]
