@@ -142,7 +142,7 @@ impl<'a, F: Real> RaysRef<'a, F> {
 
     /// Calls `body(i, rays)` for every full chunk of `LANES` rays from `i = from + k·LANES`, in
     /// order (from the last chunk down when `backward`), and returns where the tail begins
-    /// (`buffers::for_each_column_chunk`: no load bounds-checked).
+    /// (`buffers::for_each_column_chunk`).
     #[inline(always)]
     pub(crate) fn for_each_chunk(
         &self,

@@ -41,9 +41,9 @@ const MAX_LANES: usize = 16;
 /// Calls `body(i, chunk)` for every full chunk of `LANES` segments starting at `i = from +
 /// k·LANES`, in the order `at` says, and returns where the tail begins; `at.head` is where
 /// the loop starts ([`Placement`]; `Placement::default()` for the whole batch in order).
-/// Columns are loaded straight from the four slices (cut to whole chunks first, so no load is
-/// bounds-checked), rows transposed a chunk at a time; other sources are gathered lane by lane
-/// (those two always in order).
+/// Columns are loaded straight from the four slices (`buffers::for_each_column_chunk`), rows
+/// transposed a chunk at a time; other sources are gathered lane by lane (those two always in
+/// order).
 #[inline(always)]
 pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
