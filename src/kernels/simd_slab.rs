@@ -382,8 +382,8 @@ impl Placement {
     /// outputs 0 bytes ahead 1,881–1,911 Mseg/s, 16 ahead 1,573–1,644, 64 ahead 908–1,152, 128
     /// ahead 1,620–1,749, 192 ahead 1,774–1,798, 256 ahead 1,894–1,897; 16 to 256 behind
     /// 1,826–1,868. With this choice: 16 ahead 1,844, 64 ahead 1,880–1,889, 128 ahead 1,917.
-    /// Class bytes advance a quarter as fast as the columns, so their distance sweeps through
-    /// every value whichever the direction: they are not counted.
+    /// Class bytes advance a quarter (`f32`) or an eighth (`f64`) as fast as the columns, so
+    /// their distance sweeps through every value whichever the direction: they are not counted.
     fn backward<F>(inputs: &[&[F]; 4], outputs: &[&[F]]) -> bool {
         let (mut ahead, mut behind) = (0, 0);
         for o in outputs {
