@@ -373,14 +373,14 @@ pub(crate) fn for_each_column_chunk<F: Real>(
     backward: bool,
     mut body: impl FnMut(usize, [F::Simd; 4]),
 ) -> usize {
-    let [a, b, c, d] = columns.map(|c| &c[from..]);
-    let full = a.len() - a.len() % F::LANES;
-    let ahead: isize = match (a.len() >= PREFETCH_MIN, backward) {
+    let n = columns[0].len() - from;
+    let full = n - n % F::LANES;
+    let [a, b, c, d] = columns.map(|col| &col[from..from + full]);
+    let prefetch_at: isize = match (n >= PREFETCH_MIN, backward) {
         (false, _) => 0,
         (true, false) => 512,
         (true, true) => -512,
     };
-    let [a, b, c, d] = [a, b, c, d].map(|col| &col[..full]);
     let chunks = full / F::LANES;
     // One loop for both directions: with the body (the whole kernel, inlined) called from two
     // loops, it was kept out of line and each chunk passed through memory (1.35 Gseg/s);
@@ -389,9 +389,9 @@ pub(crate) fn for_each_column_chunk<F: Real>(
         let k = if backward { chunks - 1 - k } else { k };
         let at = k * F::LANES;
         let [a, b, c, d] = [a, b, c, d].map(|col| &col[at..at + F::LANES]);
-        if ahead != 0 {
+        if prefetch_at != 0 {
             for col in [a, b, c, d] {
-                crate::simd::prefetch(col, ahead);
+                crate::simd::prefetch(col, prefetch_at);
             }
         }
         body(from + at, [F::load(a), F::load(b), F::load(c), F::load(d)]);
