@@ -138,6 +138,19 @@ pub trait Lane:
         ok(self, ax) & ok(o, ay) & ay.max_any(ax).le(Self::splat(hi))
     }
 
+    /// `m & self.in_range_both(o, hi) & x0.not_tiny_both(y0)`: the slab's fast-path test
+    /// (`contract::fast_range`) in one call, so that AVX-512 can chain it under masks.
+    #[inline(always)]
+    fn fast_range_both(
+        self,
+        o: Self,
+        (x0, y0): (Self, Self),
+        hi: Self::Scalar,
+        m: Self::Mask,
+    ) -> Self::Mask {
+        m & self.in_range_both(o, hi) & x0.not_tiny_both(y0)
+    }
+
     /// `m & (self <= o)`: one compare under a mask with AVX-512, where a compare and an `and`
     /// of masks would be two instructions.
     #[inline(always)]
@@ -147,8 +160,8 @@ pub trait Lane:
 
     /// Whether neither `self` nor `o` is nonzero and below [`FAST_LO`](Real::FAST_LO) in
     /// magnitude (the slab's fast path asks it of a segment's start: `contract::fast_range`).
-    /// NaN and ±∞ pass: the range test of the differences turns those away. AVX-512 compares
-    /// the bits as integers (one test for both).
+    /// NaN and ±∞ pass: the range test of the differences turns those away. AVX-512 makes
+    /// zeros `+1` and compares the smaller magnitude (one test for both).
     #[inline(always)]
     fn not_tiny_both(self, o: Self) -> Self::Mask {
         let zero = Self::splat(Self::Scalar::ZERO);

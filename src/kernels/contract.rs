@@ -199,7 +199,7 @@ pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
 #[inline(always)]
 pub(crate) fn fast_range<L: Lane>(r: &RectLanes<L>, (dx, dy): (L, L), (x0, y0): (L, L)) -> L::Mask {
     let rect = r.xmin.not_tiny_both(r.xmax) & r.ymin.not_tiny_both(r.ymax);
-    dx.in_range_both(dy, L::Scalar::FAST_HI) & x0.not_tiny_both(y0) & rect
+    dx.fast_range_both(dy, (x0, y0), L::Scalar::FAST_HI, rect)
 }
 
 /// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):
