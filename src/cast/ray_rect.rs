@@ -100,6 +100,7 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
         valid,
         t_entry: L::select(hit, raw.entry, nan),
         t_exit: L::select(hit, raw.exit, nan),
+        hit_t: (raw.entry, raw.exit),
         entry_y: raw.entry_y,
         exit_y: raw.exit_y,
         hit,

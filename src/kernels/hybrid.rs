@@ -65,6 +65,7 @@ fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, far: FarEnd) -> Option<
         valid: zero.eq_(zero),
         t_entry: L::select(inside, zero, nan),
         t_exit: L::select(inside, one, nan),
+        hit_t: (zero, one),
         entry_y: zero.lt(zero),
         exit_y: zero.lt(zero),
         hit: inside,

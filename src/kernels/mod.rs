@@ -84,6 +84,7 @@ impl<F: Real> Clip<F> {
             valid: self.class != Class::Invalid,
             t_entry: self.t_entry,
             t_exit: self.t_exit,
+            hit_t: (self.t_entry, self.t_exit),
             entry_y: self.entry_axis == Axis::Y,
             exit_y: self.exit_axis == Axis::Y,
             hit: self.class.is_hit(),

@@ -69,6 +69,7 @@ fn put_lanes<L: Lane>(
         valid: all,
         t_entry,
         t_exit,
+        hit_t: (t_entry, t_exit),
         entry_y: all,
         exit_y: all,
         hit: t_entry.eq_(t_entry),
