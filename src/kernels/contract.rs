@@ -144,7 +144,7 @@ pub(crate) struct Finished<L: Lane> {
     /// `t_entry` and `t_exit` as they are in the hit lanes, anything in the others (no NaN
     /// blended in): what [`Finished::class_codes`] compares, as it masks the misses itself, so
     /// that a loop storing only classes has no blend to do (`simd-slab`, 64K `mixed` `--emit
-    /// class`, scratch harness, alternated: 1,615–1,625 → 1,702–1,704 Mseg/s).
+    /// class`, scratch harness, alternated: 1,602–1,625 → 1,669–1,674 Mseg/s).
     pub hit_t: (L, L),
     pub entry_y: L::Mask,
     pub exit_y: L::Mask,
