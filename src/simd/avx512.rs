@@ -503,15 +503,41 @@ macro_rules! rows_fn {
     };
 }
 
-rows_fn!(
-    rows_f32,
-    F32x16,
-    f32,
-    i32,
-    16,
-    _mm512_loadu_ps,
-    _mm512_permutex2var_ps
-);
+/// [`Load::load_rows`] for 16 `f32` lanes: the rows of four registers (four segments each,
+/// one per 128-bit lane) interleaved within lanes (`vunpcklps`, `vunpckhps`: `x0 y0` and
+/// `x1 y1` of two segments side by side), then one two-source permute per column.
+#[inline(always)]
+fn rows_f32(s: &[f32]) -> [F32x16; 4] {
+    let s = &s[..64];
+    // Column `c` (0: x, 1: y) of segment `s`: from the first unpacked pair for s < 8, else
+    // the second (16 + …); lane `s % 4`, place `2c + (s % 8) / 4`.
+    const fn column(c: i32) -> [i32; 16] {
+        let mut idx = [0; 16];
+        let mut s = 0;
+        while s < 16 {
+            let r = s as i32 % 8;
+            idx[s] = 16 * (s as i32 / 8) + 4 * (r % 4) + 2 * c + r / 4;
+            s += 1;
+        }
+        idx
+    }
+    // SAFETY: `s` holds 64 values (the slice above panics otherwise), so each 16-value
+    // unaligned load at `16·k`, k < 4, is in bounds; AVX-512F is enabled for this build.
+    unsafe {
+        let p = s.as_ptr();
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| _mm512_loadu_ps(p.add(16 * k)));
+        let (ab0, ab1) = (_mm512_unpacklo_ps(a, b), _mm512_unpackhi_ps(a, b));
+        let (cd0, cd1) = (_mm512_unpacklo_ps(c, d), _mm512_unpackhi_ps(c, d));
+        let idx = |i: [i32; 16]| _mm512_loadu_si512(i.as_ptr().cast());
+        let (x, y) = (idx(column(0)), idx(column(1)));
+        [
+            F32x16(_mm512_permutex2var_ps(ab0, x, cd0)),
+            F32x16(_mm512_permutex2var_ps(ab0, y, cd0)),
+            F32x16(_mm512_permutex2var_ps(ab1, x, cd1)),
+            F32x16(_mm512_permutex2var_ps(ab1, y, cd1)),
+        ]
+    }
+}
 rows_fn!(
     rows_f64,
     F64x8,
