@@ -147,8 +147,8 @@ macro_rules! avx512_lane {
             /// the table's nibble for class 2, zero, is token 10, `+1`; the others are 0, keep
             /// it), then the smaller magnitude (one `vrange`) compared with `FAST_LO`, unordered
             /// passing. Four instructions where integer arithmetic on the bits took six, and
-            /// none that moves a mask out of its register (`compare --dist mixed --n 64K`
-            /// harness, alternated: 1,854–1,884 → 1,904–1,929 Mseg/s).
+            /// none that moves a mask out of its register (`simd-slab`, 64K `mixed`, scratch
+            /// harness, alternated: 1,854–1,888 → 1,887–1,938 Mseg/s).
             #[cfg(target_feature = "avx512dq")]
             #[inline(always)]
             fn not_tiny_under(self, o: $v, m: $m) -> $m {
@@ -451,56 +451,56 @@ fn low_bytes_f64(v: F64x8, out: &mut [u8]) {
     }
 }
 
-/// [`Load::load_rows`] for a vector of `$w` lanes: four loads of `$w / 4` rows each, then two
-/// rounds of two-source permutes (`vpermt2ps`/`vpermt2pd`): columns 0–1 and 2–3 of the first
-/// and second half of the rows, then each column.
-macro_rules! rows_fn {
-    ($name:ident, $v:ident, $t:ty, $int:ty, $w:literal, $loadu:ident, $permute:ident) => {
-        #[inline(always)]
-        fn $name(s: &[$t]) -> [$v; 4] {
-            let s = &s[..4 * $w];
-            const HALF: $int = $w / 2;
-            // Round 1: from two registers of rows (indices 0..2w), the first column of each of
-            // their rows, then the second (or the third and the fourth).
-            const fn pick2(first: $int) -> [$int; $w] {
-                let mut idx = [0; $w];
-                let mut j = 0;
-                while j < $w {
-                    idx[j] = 4 * (j as $int % HALF) + first + (j as $int / HALF);
-                    j += 1;
-                }
-                idx
-            }
-            // Round 2: the low or high half of each of two registers.
-            const fn halves(high: $int) -> [$int; $w] {
-                let mut idx = [0; $w];
-                let mut j = 0;
-                while j < $w {
-                    idx[j] = HALF * high + (j as $int % HALF) + $w * (j as $int / HALF);
-                    j += 1;
-                }
-                idx
-            }
-            // SAFETY: `s` holds `4·$w` values (the slice above panics otherwise), so each
-            // `$w`-value unaligned load at `$w·k`, k < 4, is in bounds; AVX-512F is enabled for
-            // this build.
-            unsafe {
-                let p = s.as_ptr();
-                let [a, b, c, d] = [0, 1, 2, 3].map(|k| $loadu(p.add($w * k)));
-                let idx = |i: [$int; $w]| _mm512_loadu_si512(i.as_ptr().cast());
-                let (lo, hi) = (idx(pick2(0)), idx(pick2(2)));
-                let (ab01, ab23) = ($permute(a, lo, b), $permute(a, hi, b));
-                let (cd01, cd23) = ($permute(c, lo, d), $permute(c, hi, d));
-                let (first, second) = (idx(halves(0)), idx(halves(1)));
-                [
-                    $v($permute(ab01, first, cd01)),
-                    $v($permute(ab01, second, cd01)),
-                    $v($permute(ab23, first, cd23)),
-                    $v($permute(ab23, second, cd23)),
-                ]
-            }
+/// [`Load::load_rows`] for 8 `f64` lanes: four loads of two rows each, then two rounds of
+/// two-source permutes (`vpermt2pd`): columns 0–1 and 2–3 of the first and second half of the
+/// rows, then each column.
+#[inline(always)]
+fn rows_f64(s: &[f64]) -> [F64x8; 4] {
+    let s = &s[..32];
+    // Round 1: from two registers of rows (indices 0..16), the first column of each of their
+    // rows, then the second (or the third and the fourth).
+    const fn pick2(first: i64) -> [i64; 8] {
+        let mut idx = [0; 8];
+        let mut j = 0;
+        while j < 8 {
+            idx[j] = 4 * (j as i64 % 4) + first + (j as i64 / 4);
+            j += 1;
         }
-    };
+        idx
+    }
+    // Round 2: the low or high half of each of two registers.
+    const fn halves(high: i64) -> [i64; 8] {
+        let mut idx = [0; 8];
+        let mut j = 0;
+        while j < 8 {
+            idx[j] = 4 * high + (j as i64 % 4) + 8 * (j as i64 / 4);
+            j += 1;
+        }
+        idx
+    }
+    // SAFETY: `s` holds 32 values (the slice above panics otherwise), so each 8-value
+    // unaligned load at `8·k`, k < 4, is in bounds; AVX-512F is enabled for this build.
+    unsafe {
+        let p = s.as_ptr();
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| _mm512_loadu_pd(p.add(8 * k)));
+        let idx = |i: [i64; 8]| _mm512_loadu_si512(i.as_ptr().cast());
+        let (lo, hi) = (idx(pick2(0)), idx(pick2(2)));
+        let (ab01, ab23) = (
+            _mm512_permutex2var_pd(a, lo, b),
+            _mm512_permutex2var_pd(a, hi, b),
+        );
+        let (cd01, cd23) = (
+            _mm512_permutex2var_pd(c, lo, d),
+            _mm512_permutex2var_pd(c, hi, d),
+        );
+        let (first, second) = (idx(halves(0)), idx(halves(1)));
+        [
+            F64x8(_mm512_permutex2var_pd(ab01, first, cd01)),
+            F64x8(_mm512_permutex2var_pd(ab01, second, cd01)),
+            F64x8(_mm512_permutex2var_pd(ab23, first, cd23)),
+            F64x8(_mm512_permutex2var_pd(ab23, second, cd23)),
+        ]
+    }
 }
 
 /// [`Load::load_rows`] for 16 `f32` lanes: the rows of four registers (four segments each,
@@ -538,15 +538,6 @@ fn rows_f32(s: &[f32]) -> [F32x16; 4] {
         ]
     }
 }
-rows_fn!(
-    rows_f64,
-    F64x8,
-    f64,
-    i64,
-    8,
-    _mm512_loadu_pd,
-    _mm512_permutex2var_pd
-);
 
 #[cfg(test)]
 mod tests {
