@@ -82,6 +82,7 @@ use crate::buffers::SegmentSource;
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
 use crate::kernels::contract::{finish_slab, FarEnd, RectLanes};
+use crate::kernels::simd_slab::load_chunk;
 use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real, INDEX_BITS};
@@ -359,18 +360,31 @@ impl<F: Real> Grid<F> {
             }
             return;
         }
-        let mut segs = [Segment::new(F::ZERO, F::ZERO, F::ZERO, F::ZERO); 16];
         let mut first = range.start;
         while first < range.end {
             let m = F::LANES.min(range.end - first);
-            for (l, seg) in segs[..m].iter_mut().enumerate() {
-                *seg = input.segment(first + l);
-            }
-            let walked = self.direct_lanes::<F::Simd>(&segs, m, &mut scratch.steps);
-            for (l, seg) in segs[..m].iter().enumerate() {
-                match walked[l] {
+            // A whole chunk straight into the lanes (columns: four loads); the last, partial
+            // one lane by lane, zeros past its end.
+            let s = if m == F::LANES {
+                load_chunk(input, first)
+            } else {
+                let at = |l: usize| (l < m).then(|| input.segment(first + l));
+                let lanes = |c: fn(Segment<F>) -> F| F::Simd::from_fn(|l| at(l).map_or(F::ZERO, c));
+                Segment {
+                    x0: lanes(|s| s.x0),
+                    y0: lanes(|s| s.y0),
+                    x1: lanes(|s| s.x1),
+                    y1: lanes(|s| s.y1),
+                }
+            };
+            let walked = self.direct_lanes::<F::Simd>(&s, m, &mut scratch.steps);
+            for (l, walked) in walked[..m].iter().enumerate() {
+                match *walked {
                     Some(n) => direct::append_lane(&scratch.steps, first + l, l, n, out),
-                    None => self.pieces_alone(first + l, seg, options, &mut scratch, out),
+                    None => {
+                        let seg = input.segment(first + l);
+                        self.pieces_alone(first + l, &seg, options, &mut scratch, out)
+                    }
                 }
             }
             first += m;

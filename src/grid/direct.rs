@@ -281,24 +281,18 @@ impl<F: Real> Grid<F> {
         L::select(zero.lt(left), line_t(v, p0, r), L::splat(F::INFINITY))
     }
 
-    /// [`Grid::direct`] on [`Real::LANES`] segments at once, one per lane, in lockstep: fills
-    /// `steps` and returns, per lane, its number of steps, or `None` for the lanes to walk
-    /// alone (not found on the lanes, long, or not for the direct walk at all).
+    /// [`Grid::direct`] on the segments in the first `m` lanes of `s` at once, in lockstep:
+    /// fills `steps` and returns, per lane, its number of steps, or `None` for the lanes to
+    /// walk alone (not found on the lanes, long, or not for the direct walk at all).
     #[inline(always)]
     pub(super) fn direct_lanes<L: Lane<Scalar = F>>(
         &self,
-        segs: &[Segment<F>; 16],
+        s: &Segment<L>,
         m: usize,
         steps: &mut Vec<Step<F>>,
     ) -> [Option<usize>; 16] {
         let splat = L::splat;
         let (zero, one, bias) = (splat(F::ZERO), splat(F::ONE), splat(F::CODE_BIAS));
-        let s = Segment {
-            x0: L::from_fn(|l| segs[l].x0),
-            y0: L::from_fn(|l| segs[l].y0),
-            x1: L::from_fn(|l| segs[l].x1),
-            y1: L::from_fn(|l| segs[l].y1),
-        };
         let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
         let real = L::from_fn(|l| if l < m { F::ONE } else { F::ZERO });
         let mut ok = in_range_both(dx, dy) & !dx.eq_(zero) & !dy.eq_(zero) & real.eq_(one);
