@@ -82,7 +82,7 @@ use crate::buffers::SegmentSource;
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
 use crate::kernels::contract::{finish_slab, FarEnd, RectLanes};
-use crate::kernels::simd_slab::load_chunk;
+use crate::kernels::simd_slab::{gather_chunk, load_chunk};
 use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real, INDEX_BITS};
@@ -364,18 +364,11 @@ impl<F: Real> Grid<F> {
         while first < range.end {
             let m = F::LANES.min(range.end - first);
             // A whole chunk straight into the lanes (columns: four loads); the last, partial
-            // one lane by lane, zeros past its end.
+            // one lane by lane.
             let s = if m == F::LANES {
                 load_chunk(input, first)
             } else {
-                let at = |l: usize| (l < m).then(|| input.segment(first + l));
-                let lanes = |c: fn(Segment<F>) -> F| F::Simd::from_fn(|l| at(l).map_or(F::ZERO, c));
-                Segment {
-                    x0: lanes(|s| s.x0),
-                    y0: lanes(|s| s.y0),
-                    x1: lanes(|s| s.x1),
-                    y1: lanes(|s| s.y1),
-                }
+                gather_chunk(input, first, m)
             };
             let walked = self.direct_lanes::<F::Simd>(&s, m, &mut scratch.steps);
             for (l, walked) in walked[..m].iter().enumerate() {

@@ -100,8 +100,19 @@ pub(crate) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
     if let Some(rows) = input.rows() {
         return load_rows(&rows[i..]);
     }
+    gather_chunk(input, i, F::LANES)
+}
+
+/// Segments `i..i + m` of `input` (`m ≤ LANES`) gathered lane by lane, zeros in the lanes past
+/// `m`: the chunk of a source with neither columns nor rows, or a batch's last, partial chunk.
+#[inline(always)]
+pub(crate) fn gather_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+    input: &S,
+    i: usize,
+    m: usize,
+) -> Segment<F::Simd> {
     let mut g = [[F::ZERO; MAX_LANES]; 4];
-    for l in 0..F::LANES {
+    for l in 0..m {
         let s = input.segment(i + l);
         for (column, v) in g.iter_mut().zip([s.x0, s.y0, s.x1, s.y1]) {
             column[l] = v;
