@@ -116,11 +116,13 @@ pub struct Grid<F> {
     ys64: Lines64,
 }
 
-/// One axis's boundaries in `f64`, and cells per unit length for a first guess of a cell.
+/// One axis's boundaries in `f64`, cells per unit length for a first guess of a cell, and how
+/// far that guess (in cells) may be from the true position.
 #[derive(Clone, Debug)]
 struct Lines64 {
     v: Vec<f64>,
     per_unit: f64,
+    slack: f64,
 }
 
 impl Lines64 {
@@ -130,8 +132,22 @@ impl Lines64 {
         // Infinite extent (f64 bounds of opposite signs near the range's ends) gives 0: the
         // guess is then cell 0 and the walk finds the cell, slowly but right.
         let per_unit = n as f64 / (v[n] - v[0]);
+        let per_unit = if per_unit.is_finite() { per_unit } else { 0.0 };
+        // The guess `u = fl(fl(v − a)·fl(per_unit))` of `(v − a)·n/w` is off by at most three
+        // roundings of `F` (unit roundoff `µ`), `3µ·n` cells; a boundary of the list is off
+        // from `a + w·i/n` by its rounding to `F` (and in `f64` by three roundings), at most
+        // `µ·(|a| + 3w)` or `n·µ·(|a| + 3w)/w` cells. Twice their sum, and more: a guess further
+        // than this from an integer has the value strictly between the two lines around it.
+        let (a, b) = (v[0].abs(), v[n].abs());
+        let mu = (F::ONE.next_up() - F::ONE).to_f64() / 2.0;
+        let slack = 8.0 * mu * n as f64 * ((a + b) / (v[n] - v[0]) + 1.0);
         Lines64 {
-            per_unit: if per_unit.is_finite() { per_unit } else { 0.0 },
+            per_unit,
+            slack: if per_unit > 0.0 && slack < 0.25 {
+                slack
+            } else {
+                1.0
+            },
             v,
         }
     }

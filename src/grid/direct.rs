@@ -33,9 +33,10 @@
 //!
 //! [`Grid::direct_lanes`] walks [`Real::LANES`] segments in lockstep, one per lane, each step
 //! one piece per lane by selects (which axis comes next is a coin toss per cell on real tracks):
-//! positions from the even spacing's guess and one gather per bound, then per step one gather
-//! for the parameter the next step but one needs, so that its latency is off the chain from one
-//! step's compare to the next. A lane whose guess misses by one (rounding), whose segment is
+//! positions from the even spacing's guess (the two lines around it gathered only when some
+//! lane's guess is within rounding of a line: [`guess`]), then per step one gather for the
+//! parameter the next step but one needs, so that its latency is off the chain from one step's
+//! compare to the next. A lane whose guess misses by one (rounding), whose segment is
 //! long ([`LONG`]: it would keep the other lanes idle), or whose crossings tie, is walked alone
 //! by [`Grid::direct`] or by `walk.rs`, in its turn: the list is in input order either way.
 
@@ -180,6 +181,25 @@ impl<F: Real> Grid<F> {
     }
 }
 
+/// The cell the even spacing guesses for `v`, floored and clamped to the grid, as a biased
+/// index, and whether the guess is clear: at least [`Lines64`]'s slack (in cells) from an
+/// integer, so that `v` lies strictly between that cell's lines with no need to read them.
+/// NaN guesses and guesses clamped into the grid are never clear.
+#[inline(always)]
+fn guess<F: Real, L: Lane<Scalar = F>>(lines: &[F], lines64: &Lines64, v: L) -> (L, L::Mask) {
+    let splat = L::splat;
+    let (zero, one, bias) = (splat(F::ZERO), splat(F::ONE), splat(F::CODE_BIAS));
+    let raw = (v - splat(lines[0])) * splat(F::from_f64(lines64.per_unit));
+    let u = raw.max_any(zero).min_any(splat(count(lines.len() - 2)));
+    let g = u + bias;
+    let g = L::select((g - bias).gt(u), g - one, g);
+    // `raw − ⌊u⌋`: exact where `raw` is in the guessed cell (the last cell's too), else at
+    // least 1 or negative (or NaN), so not clear.
+    let frac = raw - (g - bias);
+    let slack = F::from_f64(lines64.slack);
+    (g, splat(slack).lt(frac) & frac.lt(splat(F::ONE - slack)))
+}
+
 /// `n` as a float (exact below 2²⁴).
 #[inline(always)]
 fn count<F: Real>(n: usize) -> F {
@@ -220,21 +240,19 @@ struct AxisLanes<L> {
 
 impl<F: Real> Grid<F> {
     /// [`position`] on the lanes: each lane's biased position and whether it was found (the
-    /// guess, floored in `F`, right; else the lane goes to [`Grid::direct`], which tries its
-    /// neighbours).
+    /// guess right; else the lane goes to [`Grid::direct`], which tries its neighbours). The
+    /// lines around the guess are read only when some lane's guess is not clear ([`guess`]).
     #[inline(always)]
-    fn position_lanes<L: Lane<Scalar = F>>(&self, lines: &[F], per_unit: F, v: L) -> (L, L::Mask) {
+    fn position_lanes<L: Lane<Scalar = F>>(
+        &self,
+        lines: &[F],
+        lines64: &Lines64,
+        v: L,
+    ) -> (L, L::Mask) {
         let splat = L::splat;
-        let (zero, one, bias) = (splat(F::ZERO), splat(F::ONE), splat(F::CODE_BIAS));
+        let (one, bias) = (splat(F::ONE), splat(F::CODE_BIAS));
         let n = lines.len() - 1;
-        let u = ((v - splat(lines[0])) * splat(per_unit))
-            .max_any(zero)
-            .min_any(splat(count(n - 1)));
-        let g = u + bias;
-        let g = L::select((g - bias).gt(u), g - one, g);
-        // Clamped: a NaN guess reads a valid line (and the lane is not found).
-        let lo = g.gather_biased(&lines[..n]);
-        let hi = g.gather_biased(&lines[1..]);
+        let (g, clear) = guess(lines, lines64, v);
         let below = v.lt(splat(lines[0]));
         let above = splat(lines[n]).lt(v);
         let pos = L::select(
@@ -242,6 +260,12 @@ impl<F: Real> Grid<F> {
             bias,
             L::select(above, bias + splat(count(n + 1)), g + one),
         );
+        if !L::any(!(below | above | clear)) {
+            return (pos, below | above | clear);
+        }
+        // Clamped: a NaN guess reads a valid line (and the lane is not found).
+        let lo = g.gather_biased(&lines[..n]);
+        let hi = g.gather_biased(&lines[1..]);
         (pos, below | above | (lo.lt(v) & v.lt(hi)))
     }
 
@@ -298,11 +322,10 @@ impl<F: Real> Grid<F> {
         let mut ok = in_range_both(dx, dy) & !dx.eq_(zero) & !dy.eq_(zero) & real.eq_(one);
         // `axis_t`'s reciprocal: `1/d` with the same operands, hence the same bits.
         let (rx, ry) = (one / dx, one / dy);
-        let (ux, uy) = (self.xs64.per_unit, self.ys64.per_unit);
-        let (px0, f0) = self.position_lanes(&self.xs, F::from_f64(ux), s.x0);
-        let (py0, f1) = self.position_lanes(&self.ys, F::from_f64(uy), s.y0);
-        let (px1, f2) = self.position_lanes(&self.xs, F::from_f64(ux), s.x1);
-        let (py1, f3) = self.position_lanes(&self.ys, F::from_f64(uy), s.y1);
+        let (px0, f0) = self.position_lanes(&self.xs, &self.xs64, s.x0);
+        let (py0, f1) = self.position_lanes(&self.ys, &self.ys64, s.y0);
+        let (px1, f2) = self.position_lanes(&self.xs, &self.xs64, s.x1);
+        let (py1, f3) = self.position_lanes(&self.ys, &self.ys64, s.y1);
         let mut x = self.axis_lanes(0, (px0, px1), s.x0, rx);
         let mut y = self.axis_lanes(self.xs.len(), (py0, py1), s.y0, ry);
         let total = x.left + y.left + one;
@@ -387,4 +410,74 @@ pub(super) fn append_lane<F: Real>(
     // SAFETY: each step writes the slot `kept` and counts it only if kept, so the first `kept`
     // slots past `start` are written; `kept ≤ n`, within the capacity reserved.
     unsafe { out.set_len(start + kept) };
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::guess;
+    use crate::grid::Lines64;
+    use crate::real::{biased_index, Real};
+    use crate::{Grid, Rect};
+
+    /// Values on and a few ulps around every line of `grid`'s x axis, and `extra` ones.
+    fn near_lines<F: Real>(grid: &Grid<F>, extra: &[F]) -> Vec<F> {
+        let mut v = extra.to_vec();
+        for &x in grid.xs() {
+            let (mut up, mut down) = (x, x);
+            v.push(x);
+            for _ in 0..6 {
+                (up, down) = (up.next_up(), -(-down).next_up());
+                v.extend([up, down]);
+            }
+        }
+        v
+    }
+
+    /// A clear guess has `v` strictly between its cell's two lines.
+    fn check<F: Real>(grid: &Grid<F>, values: &[F]) -> Result<(), TestCaseError> {
+        let (lines, lines64): (&[F], &Lines64) = (grid.xs(), &grid.xs64);
+        for &v in values {
+            let (g, clear) = guess::<F, F>(lines, lines64, v);
+            if clear {
+                let i = biased_index(g);
+                prop_assert!(
+                    lines[i] < v && v < lines[i + 1],
+                    "{v:?} guessed clear in cell {i}: {:?} to {:?} (slack {})",
+                    lines[i],
+                    lines[i + 1],
+                    lines64.slack
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn grid<F: Real>(lo: f64, width: f64, n: usize) -> Option<Grid<F>> {
+        let (a, b) = (F::from_f64(lo), F::from_f64(lo + width));
+        Grid::new(Rect::new(a, a, b, b).ok()?, n, 1).ok()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn clear_guesses_are_right(
+            lo in prop_oneof![Just(0.0), Just(-1.0), -1e6..1e6f64, Just(1e6), Just(-3e-5)],
+            width in prop_oneof![Just(1.0), 1e-3..1e4f64, Just(3.0)],
+            n in prop_oneof![1usize..64, Just(1000), Just(4096), 1000..100_000usize],
+            u in proptest::collection::vec(0.0..1.0f64, 16),
+        ) {
+            let inside = |w: f64| u.iter().map(move |&s| lo + s * w);
+            if let Some(g) = grid::<f32>(lo, width, n) {
+                let extra: Vec<f32> = inside(width).map(|x| x as f32).collect();
+                check(&g, &near_lines(&g, &extra))?;
+            }
+            if let Some(g) = grid::<f64>(lo, width, n) {
+                let extra: Vec<f64> = inside(width).collect();
+                check(&g, &near_lines(&g, &extra))?;
+            }
+        }
+    }
 }
