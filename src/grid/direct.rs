@@ -359,7 +359,10 @@ impl<F: Real> Grid<F> {
             t_entry = t;
             // The axis crossed moves on: its next parameter is the one read before, and one
             // gather reads the one after for either axis.
-            let (gx, gy) = (crossing & go_x, crossing & !go_x);
+            // `y.t ≤ x.t` is `!go_x` (a lane not `off` has no NaN parameter) from a compare of
+            // its own: the complement of the mask went through a general register, on the
+            // chain from one step to the next.
+            let (gx, gy) = (crossing & go_x, crossing & y.t.le(x.t));
             x.t = L::select(gx, x.after, x.t);
             x.pos = L::select(gx, x.pos + x.step, x.pos);
             x.left = L::select(gx, x.left - one, x.left);
