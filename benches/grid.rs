@@ -8,6 +8,7 @@
 //! The segments are generated once per group, outside the timed loop; the piece count is
 //! checked to be the same on both thread counts before timing, and throughput is in pieces
 //! (criterion's "elements"). `pieces` returns a fresh list each iteration, as a caller gets it;
+//! `piece_columns` fresh columns, as the command line and the Python package get them;
 //! `pieces_into-reused-vec` writes the same pieces into one list cleared between iterations.
 //! Target: ≥ 200 M pieces/s on one thread, two threads ≥ 1.8× one.
 
@@ -51,6 +52,15 @@ fn grid_group<F: Real>(c: &mut Criterion) {
             BenchmarkId::new("pieces", format!("{threads}-thread")),
             |b| {
                 b.iter(|| pool.install(|| black_box(grid.pieces(black_box(&w.segments), &options))))
+            },
+        );
+        // What the command line and the Python package take: fresh columns per call.
+        g.bench_function(
+            BenchmarkId::new("piece_columns", format!("{threads}-thread")),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| black_box(grid.piece_columns(black_box(&w.segments), &options)))
+                })
             },
         );
     }

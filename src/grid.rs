@@ -75,6 +75,13 @@
 //!   from a cell touches that cell at its endpoint. Binning by length wants them dropped.
 //!
 //! Segments with a NaN or ±∞ coordinate make no pieces (they are `Invalid` against every cell).
+//!
+//! # Columns
+//!
+//! [`Grid::piece_columns`] gives the same pieces, in the same order, as the columns the command
+//! line writes and the Python package returns ([`PieceColumns`]): blocks of segments are cut
+//! into small reused lists and written straight into the columns, so that no list of pieces
+//! the size of the answer is made (first touching memory is what a large answer costs most).
 
 use rayon::prelude::*;
 
@@ -87,8 +94,11 @@ use crate::kernels::slab::slab_raw;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real, INDEX_BITS};
 
+mod columns;
 mod direct;
 mod walk;
+
+pub use columns::PieceColumns;
 
 /// Reused buffers of [`Grid::pieces_into`], one per path.
 #[derive(Default)]

@@ -545,6 +545,65 @@ fn same_pieces_at_any_thread_count() {
     assert!(keys(&each) == keys(&one));
 }
 
+/// The pieces as columns, by hand, for [`Grid::piece_columns`] to match: `t`s by their bits.
+fn columns_of<F: Real>(p: &[Piece<F>]) -> Vec<(i64, i64, i64, u64, u64, u8)> {
+    p.iter()
+        .map(|p| {
+            let (a, b) = (p.t_entry.to_bits_u64(), p.t_exit.to_bits_u64());
+            (
+                p.segment as i64,
+                p.ix.into(),
+                p.iy.into(),
+                a,
+                b,
+                p.class as u8,
+            )
+        })
+        .collect()
+}
+
+/// `piece_columns` gives `pieces` column by column, at any thread count and batch length
+/// (around the block of 4,096 segments, and over several rounds of blocks).
+fn columns_match<F: Real>(dist: slabclip::workload::Dist, cells: usize) {
+    let g = grid::<F>([0.0, 0.0, 1.0, 1.0], cells, cells);
+    let w = dist.generate::<F>(40_000, 11);
+    let rows: Vec<Segment<F>> = (0..40_000)
+        .map(|i| slabclip::SegmentSource::segment(&w.segments, i))
+        .collect();
+    for o in OPTIONS {
+        for n in [0, 1, 17, 4095, 4096, 4097, 40_000] {
+            let segs = &rows[..n];
+            let want = columns_of(&g.pieces(segs, &o));
+            for threads in [1, 2, 3] {
+                let c = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| g.piece_columns(segs, &o));
+                let got: Vec<_> = (0..c.len())
+                    .map(|k| {
+                        let (a, b) = (c.t_entry[k].to_bits_u64(), c.t_exit[k].to_bits_u64());
+                        (c.segment[k], c.ix[k], c.iy[k], a, b, c.class[k])
+                    })
+                    .collect();
+                let lens = [c.ix.len(), c.iy.len(), c.t_entry.len(), c.t_exit.len()];
+                assert!(lens.iter().chain([&c.class.len()]).all(|&l| l == c.len()));
+                assert!(got == want, "{dist:?} n = {n}, {threads} threads, {o:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn piece_columns_are_the_pieces_f32() {
+    columns_match::<f32>(slabclip::workload::Dist::Tracks, 1000);
+}
+
+#[test]
+fn piece_columns_are_the_pieces_f64() {
+    columns_match::<f64>(slabclip::workload::Dist::Mixed, 16);
+}
+
 /// Bad grids are errors, never panics.
 #[test]
 fn bad_grids_are_errors() {

@@ -28,7 +28,7 @@ use slabclip::cast::{
 };
 use slabclip::{
     rows_from_interleaved, Algorithm, Class, ClipOutput, ConvexPolygon, Error, Grid, GridOptions,
-    InsideMode, Lines, Piece, Rays, RaysRef, Real, Rect, RectSet, Segment, SegmentSource, Segments,
+    InsideMode, Lines, Rays, RaysRef, Real, Rect, RectSet, Segment, SegmentSource, Segments,
     SegmentsMut, SegmentsRef, PARALLEL_MIN,
 };
 
@@ -483,25 +483,19 @@ fn grid_pieces<'py>(
         let grid = Grid::new(rect_of::<F>(bounds)?, nx, ny).map_err(what)?;
         let input = Input::<F>::extract(segments, "segments")?;
         let view = input.view("segments")?;
-        let pieces = py.allow_threads(|| {
+        let c = py.allow_threads(|| {
             in_pool(
                 threads,
-                || with_source!(view, s => grid.pieces(s, &options)),
+                || with_source!(view, s => grid.piece_columns(s, &options)),
             )
         })?;
         let d = PyDict::new(py);
-        let ints = |f: &dyn Fn(&Piece<F>) -> i64| pieces.iter().map(f).collect::<Vec<i64>>();
-        d.set_item(
-            "segment",
-            PyArray1::from_vec(py, ints(&|p| p.segment as i64)),
-        )?;
-        d.set_item("ix", PyArray1::from_vec(py, ints(&|p| p.ix.into())))?;
-        d.set_item("iy", PyArray1::from_vec(py, ints(&|p| p.iy.into())))?;
-        let t = |f: &dyn Fn(&Piece<F>) -> F| pieces.iter().map(f).collect::<Vec<F>>();
-        d.set_item("t_entry", PyArray1::from_vec(py, t(&|p| p.t_entry)))?;
-        d.set_item("t_exit", PyArray1::from_vec(py, t(&|p| p.t_exit)))?;
-        let class: Vec<u8> = pieces.iter().map(|p| p.class as u8).collect();
-        d.set_item("class", PyArray1::from_vec(py, class))?;
+        d.set_item("segment", PyArray1::from_vec(py, c.segment))?;
+        d.set_item("ix", PyArray1::from_vec(py, c.ix))?;
+        d.set_item("iy", PyArray1::from_vec(py, c.iy))?;
+        d.set_item("t_entry", PyArray1::from_vec(py, c.t_entry))?;
+        d.set_item("t_exit", PyArray1::from_vec(py, c.t_exit))?;
+        d.set_item("class", PyArray1::from_vec(py, c.class))?;
         Ok(d)
     }
     let options = GridOptions {

@@ -126,25 +126,16 @@ fn write<F: Real>(
     .map_err(what)?;
     let grid = Grid::new(rect, nx, ny).map_err(what)?;
     let rows = rows_from_interleaved(values)?;
-    let pieces = grid.pieces(rows, options);
-    let ints = |f: fn(&slabclip::Piece<F>) -> i64| pieces.iter().map(f).collect::<Vec<i64>>();
-    let (segment, ix, iy) = (
-        ints(|p| p.segment as i64),
-        ints(|p| p.ix.into()),
-        ints(|p| p.iy.into()),
-    );
-    let t_entry: Vec<F> = pieces.iter().map(|p| p.t_entry).collect();
-    let t_exit: Vec<F> = pieces.iter().map(|p| p.t_exit).collect();
-    let class: Vec<u8> = pieces.iter().map(|p| p.class as u8).collect();
+    let c = grid.piece_columns(rows, options);
     io::write_npz(
         output,
         &[
-            ("segment", Column::I64(&segment)),
-            ("ix", Column::I64(&ix)),
-            ("iy", Column::I64(&iy)),
-            ("t_entry", col(&t_entry)),
-            ("t_exit", col(&t_exit)),
-            ("class", Column::U8(&class)),
+            ("segment", Column::I64(&c.segment)),
+            ("ix", Column::I64(&c.ix)),
+            ("iy", Column::I64(&c.iy)),
+            ("t_entry", col(&c.t_entry)),
+            ("t_exit", col(&c.t_exit)),
+            ("class", Column::U8(&c.class)),
         ],
     )
 }
