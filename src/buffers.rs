@@ -353,10 +353,15 @@ pub(crate) const PREFETCH_MIN: usize = 1 << 18;
 /// `i = from + k·LANES` of four equally long columns (segments' `x0 y0 x1 y1`, rays' `ox oy dx
 /// dy`), in order — from the last chunk down when `backward` — and returns where the tail
 /// begins. `from` and `backward` come from `simd_slab::Placement` (`0` and `false` for the
-/// whole columns in order). Each chunk's four slices are bounds-checked, four predicted
-/// compares: against the zipped `chunks_exact` iterators this loop had before it could go
-/// backward, the same speed (scratch harnesses, 64K `mixed`, alternated: `simd-slab` 1.86–1.93
-/// against 1.87–1.91 Gseg/s, ray × rect 2.41–2.47 against 2.41–2.45 G rays/s).
+/// whole columns in order).
+///
+/// The columns are cut to the whole chunks once (a panic if one is shorter than the first),
+/// then each chunk is loaded through a pointer with no bounds check, and the index steps by
+/// `±LANES`: once the kernel lost its mask-register work (`slab::slab_fast`) the loop's own
+/// instructions showed. Against four bounds-checked slices per chunk and an index chosen per
+/// chunk for the direction (`compare --dist mixed --n 64K`, alternated): `simd-slab`
+/// 3,373–3,547 → 3,606–3,750 Mseg/s, `naive-slab` 4,149–4,410 → 4,406–4,646 (with the
+/// unchecked stores of `simd_slab::store_as`).
 ///
 /// Columns of at least [`PREFETCH_MIN`] values are prefetched 512 bytes ahead (behind, going
 /// backward) ([`crate::simd::prefetch`]): the hardware prefetcher alone left `simd-slab` about
@@ -365,7 +370,8 @@ pub(crate) const PREFETCH_MIN: usize = 1 << 18;
 /// f32: 1.11–1.17 against 0.91–0.97 Gseg/s; 256 bytes the same as 512, 2 and 4 KiB slower);
 /// with plain stores they gain a little too (0.86–0.91 against 0.78–0.87).
 /// Shorter columns are not, where the four extra instructions per chunk cost the plain slab a
-/// sixth at 64K; the test per chunk (predicted) costs `simd-slab` about 2% there.
+/// sixth at 64K (and, measured again with this loop, `naive-slab` 4.41–4.65 → 4.25–4.47 Gseg/s,
+/// `simd-slab` 3.73–3.79 → 3.62–3.73).
 #[inline(always)]
 pub(crate) fn for_each_column_chunk<F: Real>(
     columns: [&[F]; 4],
@@ -375,26 +381,33 @@ pub(crate) fn for_each_column_chunk<F: Real>(
 ) -> usize {
     let n = columns[0].len() - from;
     let full = n - n % F::LANES;
-    let [a, b, c, d] = columns.map(|col| &col[from..from + full]);
+    let cols = columns.map(|col| &col[from..from + full]);
     let prefetch_at: isize = match (n >= PREFETCH_MIN, backward) {
         (false, _) => 0,
         (true, false) => 512,
         (true, true) => -512,
     };
     let chunks = full / F::LANES;
+    let (mut at, step) = if backward {
+        (chunks.saturating_sub(1) * F::LANES, -(F::LANES as isize))
+    } else {
+        (0, F::LANES as isize)
+    };
     // One loop for both directions: with the body (the whole kernel, inlined) called from two
-    // loops, it was kept out of line and each chunk passed through memory (1.35 Gseg/s);
-    // `next_back` or `next` on one zipped iterator, no bounds checks, cost 2–3%.
-    for k in 0..chunks {
-        let k = if backward { chunks - 1 - k } else { k };
-        let at = k * F::LANES;
-        let [a, b, c, d] = [a, b, c, d].map(|col| &col[at..at + F::LANES]);
+    // loops, it was kept out of line and each chunk passed through memory (1.35 Gseg/s).
+    for _ in 0..chunks {
+        let ptrs = cols.map(|col| col.as_ptr().wrapping_add(at));
         if prefetch_at != 0 {
-            for col in [a, b, c, d] {
-                crate::simd::prefetch(col, prefetch_at);
+            for p in ptrs {
+                crate::simd::prefetch(p, prefetch_at);
             }
         }
-        body(from + at, [F::load(a), F::load(b), F::load(c), F::load(d)]);
+        // SAFETY: `at` is `k·LANES` for one `k < chunks` (counted up from 0 or down from
+        // `chunks − 1`, one step per pass), so `at + LANES ≤ full`, the length of each of `cols`:
+        // the `LANES` values from `ptrs` lie in their column.
+        let v = ptrs.map(|p| F::load(unsafe { core::slice::from_raw_parts(p, F::LANES) }));
+        body(from + at, v);
+        at = at.wrapping_add_signed(step);
     }
     from + full
 }

@@ -47,7 +47,7 @@
 //! coordinate difference subnormal or beyond `RANGE_HI`, NaN or ±∞ — goes through the general
 //! path: the segment is clipped to the grid rect, swept column by column with a margin of 64 ulps
 //! listing every cell the clip's rounding could reach, and those cells are clipped on vectors by
-//! `slab_raw` and `finish`, misses dropped. The half-open rule ([`Lines::HalfOpen`]) only concerns
+//! `slab::slab_clip`, misses dropped. The half-open rule ([`Lines::HalfOpen`]) only concerns
 //! segments with `dx == 0` or `dy == 0`, so only that path applies it.
 //!
 //! # Order
@@ -88,9 +88,9 @@ use rayon::prelude::*;
 use crate::buffers::SegmentSource;
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
-use crate::kernels::contract::{finish_slab, FarEnd, RectLanes};
+use crate::kernels::contract::RectLanes;
 use crate::kernels::simd_slab::{gather_chunk, load_chunk};
-use crate::kernels::slab::slab_raw;
+use crate::kernels::slab::slab_clip;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real, INDEX_BITS};
 
@@ -655,7 +655,7 @@ impl<F: Real> Candidates<F> {
                 xmax: F::load(&g[6]),
                 ymax: F::load(&g[7]),
             };
-            let f = finish_slab(&r, &s, slab_raw(&r, &s), FarEnd::WhenNear);
+            let f = slab_clip(&r, &s);
             let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
             f.t_entry.write(&mut te);
             f.t_exit.write(&mut tx);

@@ -138,17 +138,50 @@ pub trait Lane:
         ok(self, ax) & ok(o, ay) & ay.max_any(ax).le(Self::splat(hi))
     }
 
-    /// `m & self.in_range_both(o, hi) & x0.not_tiny_both(y0)`: the slab's fast-path test
-    /// (`contract::fast_range`) in one call, so that AVX-512 can chain it under masks.
+    /// `m &` the slab's fast-path test (`contract::fast_range`) of a chunk: each of the four
+    /// coordinates `p` is zero, or finite and at least [`FAST_LO`](Real::FAST_LO) in magnitude,
+    /// and the larger of `|self|`, `|o|` (a segment's coordinate differences, a ray's direction)
+    /// is at most `hi`. So a chunk whose lanes all pass has only finite coordinates, and no
+    /// difference is subnormal (a difference of two such coordinates is zero or at least
+    /// `2^-84`, `2^-452` in `f64`). `±0` passes. AVX-512 makes each coordinate `+1` where it is
+    /// zero and `+0` where it is NaN or ±∞ (one `vfixupimm` each), takes the smallest magnitude
+    /// (three `vrange`) and chains two compares under masks, writing no other mask: on Zen 4
+    /// the instructions that write mask registers are the scarce ones (`slab::slab_fast`).
     #[inline(always)]
-    fn fast_range_both(
-        self,
-        o: Self,
-        (x0, y0): (Self, Self),
-        hi: Self::Scalar,
-        m: Self::Mask,
-    ) -> Self::Mask {
-        m & self.in_range_both(o, hi) & x0.not_tiny_both(y0)
+    fn fast_range_both(self, o: Self, p: [Self; 4], hi: Self::Scalar, m: Self::Mask) -> Self::Mask {
+        let zero = Self::splat(Self::Scalar::ZERO);
+        let lo = Self::splat(Self::Scalar::FAST_LO);
+        let ok = |v: Self| v.eq_(zero) | (v.finite() & lo.le(v.abs()));
+        let hi = Self::splat(hi);
+        m & ok(p[0]) & ok(p[1]) & ok(p[2]) & ok(p[3]) & self.abs().le(hi) & o.abs().le(hi)
+    }
+
+    /// `(a, b)` where the sign bit of `s` is clear, `(b, a)` where it is set (`-0.0` counts as
+    /// negative; the kernels never ask it of NaN): a segment axis's `(lo, hi)` bounds in the
+    /// order it crosses them. AVX-512 broadcasts the sign bit and selects bitwise (`vpsrad`,
+    /// `vpternlogd`), and gets the other one by an exclusive or with `a ^ b`: no mask register
+    /// (on Zen 4 the instructions that write mask registers are the scarce ones:
+    /// `slab::slab_fast`) and no copy of the sign for a second select.
+    #[inline(always)]
+    fn order_by_sign(s: Self, a: Self, b: Self) -> (Self, Self) {
+        let zero = Self::splat(Self::Scalar::ZERO);
+        let negative = s.lt(zero) | s.eq_bits(-zero);
+        (Self::select(negative, b, a), Self::select(negative, a, b))
+    }
+
+    /// `self` where `w < 0` (`-∞` included), `1` where `w` is `±0`, positive or NaN: one
+    /// `vfixupimm` with AVX-512, a compare and a blend elsewhere.
+    #[inline(always)]
+    fn one_unless_negative(self, w: Self) -> Self {
+        let zero = Self::splat(Self::Scalar::ZERO);
+        Self::select(w.lt(zero), self, Self::splat(Self::Scalar::ONE))
+    }
+
+    /// `1` where `a` or `b` is `±0`, else `self`. Neither is NaN where the kernels ask. One
+    /// `vrange` (the smaller magnitude) and one `vfixupimm` with AVX-512.
+    #[inline(always)]
+    fn one_where_either_zero(self, a: Self, b: Self) -> Self {
+        Self::select(a.either_zero(b), Self::splat(Self::Scalar::ONE), self)
     }
 
     /// `m & (self <= o)`: one compare under a mask with AVX-512, where a compare and an `and`

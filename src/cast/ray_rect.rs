@@ -19,8 +19,8 @@ use super::{check_len, check_opt, check_t_max, put, RayLanes, RaysRef};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect};
 use crate::kernels::contract::{
-    axis_t, axis_t_fast, fast_range, finish_ends, in_range, on_exit_edge, ray_axis_careful, slab,
-    Ends, FarEnds, Finished, Raw, RectLanes,
+    axis_t, axis_t_fast, fast_range, finish_ends, in_range, in_range_both, on_exit_edge,
+    ray_axis_careful, slab, Ends, FarEnds, Finished, Raw, RectLanes,
 };
 use crate::kernels::simd_slab::{Broadcast, Placement, RectSource};
 use crate::real::{Lane, Real};
@@ -68,15 +68,16 @@ pub(crate) fn ray_rect_lanes<L: Lane>(
 
 /// [`ray_rect_lanes`] where every direction is in `axis_t`'s range and every origin finite
 /// (`ox + oy` is finite only then, or where it overflows), else `None`: as for segments
-/// (`slab::slab_raw_fast`), the vector loop then redoes the chunk from its index
+/// (`slab::slab_fast`), the vector loop then redoes the chunk from its index
 /// ([`cast_with`]), so that the hot loop passes no vector to a call. Here only `D = (0, 0)`
 /// is invalid.
 #[inline(always)]
 fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Option<Finished<L>> {
-    // No `+ 0` (`contract::delta`): `fast_range` turns a `-0.0` direction away (to the careful
-    // path, which adds it), so a parallel axis here has `+0.0`.
-    let (dx, dy) = (ray.dx, ray.dy);
-    if L::any(!(fast_range(r, (dx, dy), (ray.ox, ray.oy)) & (ray.ox + ray.oy).finite())) {
+    // `+ 0`, as the careful path adds it (`contract::delta`): a parallel axis has `+0.0`.
+    let zero = L::splat(L::Scalar::ZERO);
+    let (dx, dy) = (ray.dx + zero, ray.dy + zero);
+    let (ox, oy) = (ray.ox, ray.oy);
+    if L::any(!(fast_range(r, (dx, dy), [ox, oy, ox, oy]) & in_range_both(dx, dy))) {
         return None;
     }
     let tx = axis_t_fast(r.xmin, r.xmax, ray.ox, dx);

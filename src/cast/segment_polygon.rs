@@ -139,15 +139,17 @@ pub fn clip_polygon<F: Real, S: SegmentSource<F> + ?Sized>(
     let n = input.len();
     out.check_len(n)?;
     let full = n - n % F::LANES;
+    // SAFETY (both calls): every output holds `n` values (`check_len`), and each call writes
+    // a whole chunk below `full` or one segment below `n`.
     for i in (0..full).step_by(F::LANES) {
         let s = load_chunk(input, i);
         let f = clip_lanes(poly, &s);
-        store_lanes(out, i, &f, || clipped(&s, &f));
+        unsafe { store_lanes(out, i, &f, || clipped(&s, &f)) };
     }
     for i in full..n {
         let s = input.segment(i);
         let f = clip_lanes(poly, &s);
-        store_lanes(out, i, &f, || clipped(&s, &f));
+        unsafe { store_lanes(out, i, &f, || clipped(&s, &f)) };
     }
     Ok(())
 }

@@ -22,7 +22,7 @@
 //! one cell      (0,       1, Inside)
 //! ```
 //!
-//! That is what `slab_raw` and the finishing step give for each of those cells (SPEC §1: `t`
+//! That is what the slab clip (`slab::slab_clip`) gives for each of those cells (SPEC §1: `t`
 //! exactly 0 and 1 at the ends inside, the crossings' parameters elsewhere), so the pieces are
 //! the clips bit for bit, as `tests/grid_pieces.rs` checks against clipping every cell; the
 //! pieces in virtual cells are dropped, so a segment that starts or ends outside the grid needs

@@ -4,7 +4,8 @@
 //! segment goes through the candidate sweep of `grid.rs`) that the direct walk
 //! (`grid/direct.rs`) does not take: an end on a grid line, or crossings that tie.
 //!
-//! For such a segment the clip of cell `(ix, iy)` is `slab_raw_fast`: with `r = 1/delta`,
+//! For such a segment the clip of cell `(ix, iy)` is the slab clip (`slab::slab_clip`, whose
+//! answers `contract::finish_slab` on the raw slab gives too): with `r = 1/delta`,
 //!
 //! ```text
 //! tx(k) = (xs[k] − x0)·rx    ty(k) = (ys[k] − y0)·ry        one value per grid line
@@ -379,7 +380,7 @@ impl<F: Real> Grid<F> {
 
 /// The clip of `s` against the cell `r` from the parameters of the cell's lines along each axis
 /// in the order the segment meets them, `(up, t(first line met), t(second))`: the raw slab of
-/// `slab_raw_fast` (with the parameters put back in grid order, as `axis_t` gives them) and the
+/// the slab clip (with the parameters put back in grid order, as `axis_t` gives them) and the
 /// finishing step, so bit for bit the clip.
 #[inline(always)]
 fn cell_clip<L: Lane>(

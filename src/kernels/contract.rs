@@ -195,16 +195,18 @@ pub(crate) fn in_range_both<L: Lane>(dx: L, dy: L) -> L::Mask {
     dx.in_range_both(dy, L::Scalar::RANGE_HI)
 }
 
-/// The slab's fast path (segments and rays): both coordinate differences (or directions) `+0`
-/// or normal and at most [`FAST_HI`](crate::Real::FAST_HI), and the start's coordinates and the
-/// rect's bounds zero or at least [`FAST_LO`](crate::Real::FAST_LO) in magnitude. Then no
-/// parameter of [`axis_t_fast`] underflows to zero, so their signs are exact with no test of
-/// each product; a chunk that fails (NaN, ±∞, extreme or tiny magnitudes) takes the careful
-/// path. The rect's part is the same for every chunk of a batch.
+/// The slab's fast path (segments and rays): every coordinate `p` (a segment's four, a ray's
+/// origin twice) and the rect's bounds zero or finite and at least
+/// [`FAST_LO`](crate::Real::FAST_LO) in magnitude, and both coordinate differences (or
+/// directions) at most [`FAST_HI`](crate::Real::FAST_HI) ([`Lane::fast_range_both`]). Then no
+/// difference is subnormal, `1/d` is `±∞` or normal, and no parameter of [`axis_t_fast`]
+/// underflows to zero, so their signs are exact with no test of each product; a chunk that
+/// fails (NaN, ±∞, extreme or tiny magnitudes) takes the careful path. The rect's part is the
+/// same for every chunk of a batch.
 #[inline(always)]
-pub(crate) fn fast_range<L: Lane>(r: &RectLanes<L>, (dx, dy): (L, L), (x0, y0): (L, L)) -> L::Mask {
+pub(crate) fn fast_range<L: Lane>(r: &RectLanes<L>, (dx, dy): (L, L), p: [L; 4]) -> L::Mask {
     let rect = r.xmin.not_tiny_both(r.xmax) & r.ymin.not_tiny_both(r.ymax);
-    dx.fast_range_both(dy, (x0, y0), L::Scalar::FAST_HI, rect)
+    dx.fast_range_both(dy, p, L::Scalar::FAST_HI, rect)
 }
 
 /// The boundary parameters `(t(lo), t(hi))` of one axis, for the direction `d` (see [`delta`]):
@@ -227,8 +229,8 @@ pub(crate) fn axis_t<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
 
 /// [`axis_t`] without its fix for underflow, for lanes that pass [`fast_range`] (where no
 /// parameter underflows): the same bits there, with each product and its `+ 0` in one FMA
-/// ([`Lane::mul_plus_zero`]). `d` may come without [`delta`]'s `+ 0`: `fast_range` turns
-/// `d = -0` away.
+/// ([`Lane::mul_plus_zero`]). `d` is [`delta`]'s, `+0` where the axis is parallel. `slab::slab_fast`
+/// passes the bounds the axis enters and leaves through for `lo`, `hi`.
 #[inline(always)]
 pub(crate) fn axis_t_fast<L: Lane>(lo: L, hi: L, p0: L, d: L) -> (L, L) {
     let r = L::splat(L::Scalar::ONE) / d;
@@ -493,7 +495,7 @@ pub(crate) fn finish_known<L: Lane>(
     })
 }
 
-/// [`finish`] for the slab's raw answer (`slab::slab_raw`), whose parameters come from
+/// [`finish`] for the slab's raw answer (`slab::slab_careful`), whose parameters come from
 /// [`line_t`] (or `careful_t`) and so are zero only when exactly zero, and otherwise carry
 /// the exact sign: the same answers with a fraction of the comparisons, because
 ///
@@ -506,29 +508,26 @@ pub(crate) fn finish_known<L: Lane>(
 /// * the far end at `P1` (`t_entry == 1` iff the segment enters exactly at `P1`) can only matter
 ///   where `P1` is inside and the rounded entry is within 4 ulps of 1 (at or above
 ///   `GRAZE_TOP`; the parameters are within 2 ulps): those lanes are settled on the
-///   coordinates ([`enters_at_end`]), behind one branch per chunk or for every chunk, as
-///   `far` says ([`FarEnd`], where the measurements are);
+///   coordinates ([`enters_at_end`]), behind one branch per chunk (this is the careful path,
+///   for chunks with NaN, ±∞ or extreme magnitudes; `slab::slab_fast` settles the far end of
+///   every other chunk branch-free, with the same answers);
 /// * with `P1` outside, an entry at or above `GRAZE_TOP` is a graze, a miss (as in
 ///   [`finish_ends`]). With `P0` inside the entry is 0 and the exit at least 0, with `P1`
 ///   inside the exit is 1: always a hit.
 ///
-/// `tests/differential.rs` holds every slab kernel to SPEC §1 against exact arithmetic, and
-/// `tests/grid_pieces.rs` the grid's pieces (finished by [`finish_known`]) to these bits.
+/// `tests/differential.rs` holds every slab kernel to SPEC §1 against exact arithmetic,
+/// `tests/grid_pieces.rs` the grid's pieces (finished by [`finish_known`]) to these bits, and
+/// `slab`'s unit tests `slab_fast` to them.
 #[inline(always)]
-pub(crate) fn finish_slab<L: Lane>(
-    r: &RectLanes<L>,
-    s: &Segment<L>,
-    raw: Raw<L>,
-    far: FarEnd,
-) -> Finished<L> {
+pub(crate) fn finish_slab<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {
     let (one, below) = (L::splat(L::Scalar::ONE), L::splat(L::Scalar::ONE_BELOW));
     let graze = L::splat(L::Scalar::GRAZE_TOP);
     let end_in = r.contains(s.x1, s.y1);
     // Below `GRAZE_TOP`, or a miss (`P1` outside): only the lanes near 1 need the clamp.
     let mut t_entry = raw.entry;
-    // `raw.exit` is at most `1 − ε/2` already (the top `slab_raw` gives `Raw::from_slabs`).
+    // `raw.exit` is at most `1 − ε/2` already (the top `slab_careful` gives `Raw::from_slabs`).
     let t_exit = L::select(end_in, one, raw.exit);
-    if far == FarEnd::EveryChunk || L::any(graze.le_and(raw.entry, end_in)) {
+    if L::any(graze.le_and(raw.entry, end_in)) {
         let at_end = enters_at_end(r, s);
         t_entry = L::select(at_end, one, raw.entry.min_any(below));
     }
@@ -548,34 +547,6 @@ pub(crate) fn finish_slab<L: Lane>(
         exit_y: raw.exit_y,
         hit,
         end_in: hit & end_in,
-    }
-}
-
-/// How [`finish_slab`] settles the far end at `P1`. Both give the same bits (the lanes the
-/// branch skips are those its answer leaves as they are); they differ in speed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FarEnd {
-    /// Behind a branch per chunk, taken when a lane has `P1` inside and an entry near 1: best
-    /// while the batch is in the caches, where a mispredicted branch costs a dozen cycles.
-    WhenNear,
-    /// For every chunk, branch-free: best on large batches, where a mispredicted branch also
-    /// throws away the loads in flight. `simd-slab` f32, one thread, `mixed`: 64K 1.74 (branch)
-    /// against 1.62 Gseg/s, 256K 1.59 against 1.50, but 1M 0.79–0.85 against 1.30–1.33 and
-    /// 16M 0.60 against 0.78–0.85; road-like, where 2% of the chunks take the branch, 16M
-    /// 0.82–0.88 either way. Again on 2026-11-25: 16M 0.76 (branch) against 1.23, and, with
-    /// `enters_at_end` in vector arithmetic, 64K 1.86 against 1.75, road-like 2.00 against 1.75.
-    EveryChunk,
-}
-
-impl FarEnd {
-    /// The better one for a batch of `n` segments of `F`: every chunk from 16 MiB of input
-    /// (1M segments of `f32`).
-    pub(crate) fn for_batch<F: Real>(n: usize) -> FarEnd {
-        if n.saturating_mul(4 * core::mem::size_of::<F>()) >= 16 << 20 {
-            FarEnd::EveryChunk
-        } else {
-            FarEnd::WhenNear
-        }
     }
 }
 

@@ -7,7 +7,7 @@
 //!               both ends beyond the same edge (finite ends)   → trivially outside
 //!     (a few vector compares)
 //!     every lane trivial → write t = [0, 1] (segment unchanged) or NaN, skip the slab
-//!     else               → the whole chunk through simd-slab's slab_raw and finish
+//!     else               → the whole chunk through simd-slab's slab_fast
 //! the batch's tail: the scalar lane of the same code
 //! ```
 //!
@@ -21,8 +21,9 @@
 //! ends beyond the same edge, and `[0, 1]` for two ends inside, so the prefilter only takes a
 //! shortcut to the same answer.
 
-use super::contract::{FarEnd, Finished, RectLanes};
-use super::simd_slab::{drive, slab_chunk, Broadcast};
+use super::contract::{Finished, RectLanes};
+use super::simd_slab::{drive, Broadcast};
+use super::slab::slab_fast;
 use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
@@ -50,27 +51,30 @@ pub(crate) fn prefilter<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (L::Mask, 
 
 /// One chunk: the trivial answers when the prefilter settles every lane, else the slab.
 #[inline(always)]
-fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, far: FarEnd) -> Option<Finished<L>> {
+fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (Finished<L>, bool) {
     use crate::Real;
     let (inside, trivial) = prefilter(r, s);
     if L::any(!trivial) {
-        return slab_chunk(r, s, far);
+        return slab_fast(r, s);
     }
     let (zero, one, nan) = (
         L::splat(L::Scalar::ZERO),
         L::splat(L::Scalar::ONE),
         L::splat(L::Scalar::NAN),
     );
-    Some(Finished {
-        valid: zero.eq_(zero),
-        t_entry: L::select(inside, zero, nan),
-        t_exit: L::select(inside, one, nan),
-        hit_t: (zero, one),
-        entry_y: zero.lt(zero),
-        exit_y: zero.lt(zero),
-        hit: inside,
-        end_in: inside,
-    })
+    (
+        Finished {
+            valid: zero.eq_(zero),
+            t_entry: L::select(inside, zero, nan),
+            t_exit: L::select(inside, one, nan),
+            hit_t: (zero, one),
+            entry_y: zero.lt(zero),
+            exit_y: zero.lt(zero),
+            hit: inside,
+            end_in: inside,
+        },
+        true,
+    )
 }
 
 impl ClipKernel for Hybrid {
@@ -88,14 +92,7 @@ impl ClipKernel for Hybrid {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        let far = FarEnd::for_batch::<F>(input.len());
-        drive(
-            &Broadcast::new(rect),
-            input,
-            out,
-            #[inline(always)]
-            |r, s| clip_chunk(r, s, far),
-        );
+        drive(&Broadcast::new(rect), input, out, clip_chunk);
         Ok(())
     }
 }

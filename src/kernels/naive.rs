@@ -55,8 +55,13 @@ fn naive_t<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (L, L) {
 
 /// Writes the answers of the `L::WIDTH` segments from `i`; the class and the clipped segment
 /// only when asked for, derived from the t's as plainly as possible.
+///
+/// # Safety
+///
+/// As `simd_slab::store_lanes`: `t_entry` and `t_exit`, where `out` has them, hold at least
+/// `i + L::WIDTH` values.
 #[inline(always)]
-fn put_lanes<L: Lane>(
+unsafe fn put_lanes<L: Lane>(
     out: &mut ClipOutput<'_, L::Scalar>,
     i: usize,
     r: &RectLanes<L>,
@@ -75,7 +80,7 @@ fn put_lanes<L: Lane>(
         hit: t_entry.eq_(t_entry),
         end_in: t_exit.eq_(L::splat(L::Scalar::ONE)),
     };
-    store_lanes(out, i, &f, || {
+    let clipped = || {
         let (dx, dy) = (s.x1 - s.x0, s.y1 - s.y0);
         Segment {
             x0: s.x0 + t_entry * dx,
@@ -83,7 +88,9 @@ fn put_lanes<L: Lane>(
             x1: s.x0 + t_exit * dx,
             y1: s.y0 + t_exit * dy,
         }
-    });
+    };
+    // SAFETY: this function's contract, which is `store_lanes`'s.
+    unsafe { store_lanes(out, i, &f, clipped) };
 }
 
 impl NaiveSlab {
@@ -112,18 +119,21 @@ impl NaiveSlab {
             stream: false,
             ..Placement::of(input, out)
         };
+        // SAFETY (the three calls): every output holds `n` values (`check_len`), and each
+        // call writes a whole chunk of the batch (the head's from 0, which `Placement` gives
+        // only from `HEAD_MIN` segments; one of the loop) or one segment of its tail.
         if at.head > 0 {
-            put_lanes(out, 0, &lanes, &load_chunk(input, 0));
+            unsafe { put_lanes(out, 0, &lanes, &load_chunk(input, 0)) };
         }
         let full = for_each_chunk(
             input,
             at,
             #[inline(always)]
-            |i, s| put_lanes(out, i, &lanes, &s),
+            |i, s| unsafe { put_lanes(out, i, &lanes, &s) },
         );
         let one = RectLanes::<F>::splat(rect);
         for i in full..n {
-            put_lanes(out, i, &one, &input.segment(i));
+            unsafe { put_lanes(out, i, &one, &input.segment(i)) };
         }
         Ok(())
     }

@@ -2,17 +2,15 @@
 //!
 //! ```text
 //! for each chunk of LANES segments (loaded straight from SoA columns, or gathered):
-//!     raw      = slab_raw(rect, chunk)          the very function slab-scalar runs
-//!     finished = finish_slab(rect, chunk, raw)  the shared contract
+//!     finished = slab_fast(rect, chunk)         the very function slab-scalar runs:
+//!                                               the slab and SPEC §1's finishing step
 //!     store t_entry, t_exit, class codes, clipped segments as asked
 //! the last len % LANES segments: the same functions on scalar lanes
 //! ```
 //!
-//! Branch-free but for two branches per chunk: the careful path for coordinates out of the
-//! fast range (NaN, ±∞, `-0` differences, extreme or tiny magnitudes: never on ordinary data),
-//! and, on batches below 16 MiB, the far end at `P1` for chunks with a lane near it
-//! (`contract::FarEnd`: larger batches settle it for every chunk, where a mispredicted branch
-//! would also drop the loads in flight).
+//! Branch-free but for one branch per chunk: the careful path (`slab::slab_careful`) for
+//! coordinates out of the fast range (NaN, ±∞, extreme or tiny magnitudes: never on ordinary
+//! data).
 //!
 //! From 64K segments the loop starts at the first segment whose columns lie on a vector
 //! boundary, so that no load is split across two cache lines, and batches from 16 MiB of input
@@ -22,8 +20,8 @@
 //! Because scalar and vector lanes run the same IEEE operations, this kernel gives the same bits
 //! as `slab-scalar` at every batch length.
 
-use super::contract::{clipped, finish_slab, FarEnd, Finished, RectLanes};
-use super::slab::{slab_raw_careful, slab_raw_fast};
+use super::contract::{clipped, Finished, RectLanes};
+use super::slab::{slab_careful, slab_fast};
 use super::{Clip, ClipKernel, SlabScalar};
 use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
 use crate::error::Error;
@@ -128,22 +126,37 @@ pub(crate) fn gather_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
 
 /// Writes the answers of the `L::WIDTH` segments from `i` (a vector, or one scalar) into
 /// whichever outputs were asked for; `clipped` makes the clipped segments when they are.
-/// Shared with the polygon clip (`cast/segment_polygon.rs`).
+/// Shared with `naive-slab` and the polygon clip (`cast/segment_polygon.rs`).
+///
+/// # Safety
+///
+/// `t_entry` and `t_exit`, where `out` has them, hold at least `i + L::WIDTH` values (the
+/// callers check every output's length against the batch's before the loop, and `i` is a
+/// chunk or tail index of the batch).
 #[inline(always)]
-pub(crate) fn store_lanes<F: Real, L: Lane<Scalar = F>>(
+pub(crate) unsafe fn store_lanes<F: Real, L: Lane<Scalar = F>>(
     out: &mut ClipOutput<'_, F>,
     i: usize,
     f: &Finished<L>,
     clipped: impl FnOnce() -> Segment<L>,
 ) {
-    store_as::<F, L, true, true, true, false>(out, i, f, clipped)
+    // SAFETY: the caller's promise, passed on.
+    unsafe { store_as::<F, L, true, true, true, false>(out, i, f, clipped) }
 }
 
 /// [`store_lanes`] for the outputs a loop was built for: `T` parameters, `C` class codes, `S`
 /// clipped segments. The others are neither computed nor stored, which is how [`drive`]
-/// keeps a `--emit t` loop free of the class and clipped-point work.
+/// keeps a `--emit t` loop free of the class and clipped-point work. The parameters are
+/// stored with no bounds check: a checked slice per store cost `simd-slab` and `naive-slab`
+/// 2–3% at 64K (`compare --dist mixed`, alternated: 3.68–3.81 against 3.62–3.71 Gseg/s, and
+/// 4.57–4.66 against 4.37–4.55).
+///
+/// # Safety
+///
+/// As [`store_lanes`]: `t_entry` and `t_exit`, where `out` has them, hold at least
+/// `i + L::WIDTH` values.
 #[inline(always)]
-fn store_as<
+unsafe fn store_as<
     F: Real,
     L: Lane<Scalar = F>,
     const T: bool,
@@ -156,19 +169,25 @@ fn store_as<
     f: &Finished<L>,
     clipped: impl FnOnce() -> Segment<L>,
 ) {
+    // The `L::WIDTH` values of a float output from `i`.
+    let lanes = |t: &mut [F]| {
+        // SAFETY: `t` holds at least `i + L::WIDTH` values (this function's contract), so the
+        // `L::WIDTH` values from `i` lie in it.
+        unsafe { core::slice::from_raw_parts_mut(t.as_mut_ptr().add(i), L::WIDTH) }
+    };
     if T {
         if let Some(t) = out.t_entry.as_deref_mut() {
             if NT {
-                f.t_entry.write_stream(&mut t[i..]);
+                f.t_entry.write_stream(lanes(t));
             } else {
-                f.t_entry.write(&mut t[i..]);
+                f.t_entry.write(lanes(t));
             }
         }
         if let Some(t) = out.t_exit.as_deref_mut() {
             if NT {
-                f.t_exit.write_stream(&mut t[i..]);
+                f.t_exit.write_stream(lanes(t));
             } else {
-                f.t_exit.write(&mut t[i..]);
+                f.t_exit.write(lanes(t));
             }
         }
     }
@@ -254,7 +273,7 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
     rects: &R,
     input: &S,
     out: &mut ClipOutput<'_, F>,
-    chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
+    chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> (Finished<F::Simd>, bool),
 ) {
     let t = out.t_entry.is_some() || out.t_exit.is_some();
     let at = Placement::of(input, out);
@@ -422,7 +441,7 @@ fn drive_as<
     input: &S,
     out: &mut ClipOutput<'_, F>,
     at: Placement,
-    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> Option<Finished<F::Simd>>,
+    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> (Finished<F::Simd>, bool),
 ) {
     let n = input.len();
     if at.head > 0 {
@@ -438,11 +457,15 @@ fn drive_as<
         #[inline(always)]
         |i, s| {
             let r = rects.lanes(i);
-            match chunk(&r, &s) {
-                Some(f) => {
-                    store_as::<F, F::Simd, T, C, SEGS, NT>(out, i, &f, || clipped(&r, &s, &f))
-                }
-                None => careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i),
+            // The fast path's answer is stored before its range test is read, so that the
+            // test's branch does not hold back the arithmetic; a chunk out of the fast range
+            // is then written again by the careful path.
+            let (f, ok) = chunk(&r, &s);
+            // SAFETY: the outputs hold `n` values (checked by the callers of `drive`) and
+            // `i + LANES ≤ n` for a chunk of the loop.
+            unsafe { store_as::<F, F::Simd, T, C, SEGS, NT>(out, i, &f, || clipped(&r, &s, &f)) };
+            if !ok {
+                careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i);
             }
         },
     );
@@ -456,7 +479,7 @@ fn drive_as<
 }
 
 /// The chunk from `i` with a lane out of `axis_t`'s range (NaN, ±∞, extreme magnitudes),
-/// loaded again from the input: `slab_raw_careful`, then stored as [`drive_as`] would. Also
+/// loaded again from the input: `slab_careful`, then stored as [`drive_as`] would. Also
 /// the chunk before a loop that starts past 0 ([`Placement`]): its bits are the fast path's.
 #[inline(never)]
 #[cold]
@@ -474,21 +497,10 @@ fn careful_chunk<
     i: usize,
 ) {
     let (r, s) = (rects.lanes(i), load_chunk(input, i));
-    let f = finish_slab(&r, &s, slab_raw_careful(&r, &s), FarEnd::WhenNear);
-    store_as::<F, F::Simd, T, C, SEGS, false>(out, i, &f, || clipped(&r, &s, &f));
-}
-
-/// `simd-slab`'s answer for one chunk, the far end settled as `far` says. Callers pass it to
-/// [`drive`] inside a closure (`|r, s| slab_chunk(r, s, far)`): passed as a function item (when
-/// it took two arguments), the loop measured about 30% slower
-/// (`compare --dist mixed --n 64K`: 297–318 against 426–463 Mseg/s).
-#[inline(always)]
-pub(super) fn slab_chunk<L: Lane>(
-    r: &RectLanes<L>,
-    s: &Segment<L>,
-    far: FarEnd,
-) -> Option<Finished<L>> {
-    slab_raw_fast(r, s).map(|raw| finish_slab(r, s, raw, far))
+    let f = slab_careful(&r, &s);
+    // SAFETY: the outputs hold `n` values (checked by the callers of `drive`) and the chunk
+    // from `i` is a whole chunk of the batch (a chunk of the loop, or the head's from 0).
+    unsafe { store_as::<F, F::Simd, T, C, SEGS, false>(out, i, &f, || clipped(&r, &s, &f)) };
 }
 
 impl SimdSlab {
@@ -498,14 +510,7 @@ impl SimdSlab {
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) {
-        let far = FarEnd::for_batch::<F>(input.len());
-        drive(
-            rects,
-            input,
-            out,
-            #[inline(always)]
-            |r, s| slab_chunk(r, s, far),
-        );
+        drive(rects, input, out, slab_fast);
     }
 }
 
@@ -524,14 +529,7 @@ impl ClipKernel for SimdSlab {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        let far = FarEnd::for_batch::<F>(input.len());
-        drive(
-            &Broadcast::new(rect),
-            input,
-            out,
-            #[inline(always)]
-            |r, s| slab_chunk(r, s, far),
-        );
+        drive(&Broadcast::new(rect), input, out, slab_fast);
         Ok(())
     }
 }
@@ -561,36 +559,6 @@ pub(crate) mod tests {
             segs.push(Segment::new(pick(), pick(), pick(), pick()));
         }
         segs
-    }
-
-    /// Both ways of settling the far end give the same bits in every output, on data where
-    /// the branch of `FarEnd::WhenNear` is taken about half the time.
-    fn far_end_modes_agree<F: Real>() {
-        let n = 4099;
-        let segs = on_edges::<F>(n);
-        let rect = Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap();
-        let run = |far: FarEnd| {
-            let (mut te, mut tx, mut class) = (vec![F::ZERO; n], vec![F::ZERO; n], vec![0; n]);
-            let mut out = ClipOutput {
-                t_entry: Some(&mut te),
-                t_exit: Some(&mut tx),
-                class: Some(&mut class),
-                segments: None,
-            };
-            drive(&Broadcast::new(&rect), &segs.as_ref(), &mut out, |r, s| {
-                slab_chunk(r, s, far)
-            });
-            let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
-            (bits(&te), bits(&tx), class)
-        };
-        let (branch, every) = (run(FarEnd::WhenNear), run(FarEnd::EveryChunk));
-        let at_p1 = branch
-            .0
-            .iter()
-            .filter(|&&b| b == F::ONE.to_bits_u64())
-            .count();
-        assert!(at_p1 > n / 50, "too few entries at P1 to test: {at_p1}");
-        assert!(branch == every, "the far-end modes differ");
     }
 
     /// A copy of `v` that starts `off` values past a page (4 KiB) boundary, inside its buffer.
@@ -760,15 +728,5 @@ pub(crate) mod tests {
     #[test]
     fn placements_match_scalar_f64() {
         placements_match_scalar::<f64>();
-    }
-
-    #[test]
-    fn far_end_modes_agree_f32() {
-        far_end_modes_agree::<f32>();
-    }
-
-    #[test]
-    fn far_end_modes_agree_f64() {
-        far_end_modes_agree::<f64>();
     }
 }

@@ -34,21 +34,21 @@ pub(crate) fn rows_each<L: crate::real::Lane>(s: &[L::Scalar]) -> [L; 4] {
     core::array::from_fn(|c| L::from_fn(|l| s[4 * l + c]))
 }
 
-/// Asks the CPU to bring the cache line `bytes` from the start of `s` (before it when negative)
-/// into the cache, ahead of a loop that will read it. A hint: it never faults, so the address
-/// may lie outside the slice.
+/// Asks the CPU to bring the cache line `bytes` from `p` (before it when negative) into the
+/// cache, ahead of a loop that will read it. A hint: it never faults, so the address may lie
+/// outside any allocation.
 #[inline(always)]
-pub(crate) fn prefetch<T>(s: &[T], bytes: isize) {
+pub(crate) fn prefetch<T>(p: *const T, bytes: isize) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = s.as_ptr().cast::<i8>().wrapping_offset(bytes);
+        let p = p.cast::<i8>().wrapping_offset(bytes);
         // SAFETY: `prefetch` reads nothing and never faults, whatever the address; the pointer
-        // is formed with `wrapping_offset`, which is defined outside the slice.
+        // is formed with `wrapping_offset`, which is defined wherever it points.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (s, bytes);
+    let _ = (p, bytes);
 }
 
 /// Orders the streaming stores of [`Lane::write_stream`](crate::Lane::write_stream) before
