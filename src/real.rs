@@ -138,22 +138,19 @@ pub trait Lane:
         ok(self, ax) & ok(o, ay) & ay.max_any(ax).le(Self::splat(hi))
     }
 
-    /// `m &` the slab's fast-path test (`contract::fast_range`) of a chunk: each of the four
-    /// coordinates `p` is zero, or finite and at least [`FAST_LO`](Real::FAST_LO) in magnitude,
-    /// and the larger of `|self|`, `|o|` (a segment's coordinate differences, a ray's direction)
-    /// is at most `hi`. So a chunk whose lanes all pass has only finite coordinates, and no
-    /// difference is subnormal (a difference of two such coordinates is zero or at least
-    /// `2^-84`, `2^-452` in `f64`). `±0` passes. AVX-512 makes each coordinate `+1` where it is
-    /// zero and `+0` where it is NaN or ±∞ (one `vfixupimm` each), takes the smallest magnitude
-    /// (three `vrange`) and chains two compares under masks, writing no other mask: on Zen 4
-    /// the instructions that write mask registers are the scarce ones (`slab::slab_fast`).
+    /// `m &` the slab's fast-path test (`contract::fast_range`) of a chunk, whose lanes then have
+    /// only finite coordinates, differences (`self`, `o`: a segment's, or a ray's direction)
+    /// that are `±0` or normal and at most `hi`, and no parameter that can underflow. Lane
+    /// types may test a little more or less, so long as every lane they pass has those
+    /// properties (`slab::slab_fast` gives the careful path's bits on all of them): this default
+    /// tests the differences ([`Lane::in_range_both`]: `+0` or normal, at most `hi`) and the
+    /// start `p[0]`, `p[1]` ([`Lane::not_tiny_both`]), which a compare and a blend of vectors
+    /// do cheaply; AVX-512, where a compare into a mask register is the scarce kind, tests the
+    /// four coordinates `p` (zero, or finite and at least [`FAST_LO`](Real::FAST_LO): then no
+    /// difference is subnormal) and the larger of `|self|`, `|o|` with two masked compares.
     #[inline(always)]
     fn fast_range_both(self, o: Self, p: [Self; 4], hi: Self::Scalar, m: Self::Mask) -> Self::Mask {
-        let zero = Self::splat(Self::Scalar::ZERO);
-        let lo = Self::splat(Self::Scalar::FAST_LO);
-        let ok = |v: Self| v.eq_(zero) | (v.finite() & lo.le(v.abs()));
-        let hi = Self::splat(hi);
-        m & ok(p[0]) & ok(p[1]) & ok(p[2]) & ok(p[3]) & self.abs().le(hi) & o.abs().le(hi)
+        m & self.in_range_both(o, hi) & p[0].not_tiny_both(p[1])
     }
 
     /// `(a, b)` where the sign bit of `s` is clear, `(b, a)` where it is set (`-0.0` counts as

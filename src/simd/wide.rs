@@ -85,6 +85,14 @@ macro_rules! wide_lane {
             fn from_fn(f: impl FnMut(usize) -> $t) -> $v {
                 <$v>::new(core::array::from_fn(f))
             }
+            /// With SSE4.1 (and AVX) `select` is a `blendv`, which reads only the sign bit of
+            /// each mask lane: `s` itself is the mask, one instruction per select where the
+            /// default compares first. (Plain SSE2 selects bitwise and needs whole-lane masks.)
+            #[cfg(target_feature = "sse4.1")]
+            #[inline(always)]
+            fn order_by_sign(s: $v, a: $v, b: $v) -> ($v, $v) {
+                (Self::select(s, b, a), Self::select(s, a, b))
+            }
         }
 
         impl Load for $v {
