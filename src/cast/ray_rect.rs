@@ -76,8 +76,11 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
     // `+ 0`, as the careful path adds it (`contract::delta`): a parallel axis has `+0.0`.
     let zero = L::splat(L::Scalar::ZERO);
     let (dx, dy) = (ray.dx + zero, ray.dy + zero);
+    // The origin is finite (`ox + oy` is finite only then, or where it overflows): the
+    // default `fast_range` tests the differences for that, and a ray's are its direction.
     let (ox, oy) = (ray.ox, ray.oy);
-    if L::any(!(fast_range(r, (dx, dy), [ox, oy, ox, oy]) & in_range_both(dx, dy))) {
+    let ok = fast_range(r, (dx, dy), [ox, oy, ox, oy]) & in_range_both(dx, dy);
+    if L::any(!(ok & (ox + oy).finite())) {
         return None;
     }
     let tx = axis_t_fast(r.xmin, r.xmax, ray.ox, dx);
