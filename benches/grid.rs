@@ -9,7 +9,8 @@
 //! checked to be the same on both thread counts before timing, and throughput is in pieces
 //! (criterion's "elements"). `pieces` returns a fresh list each iteration, as a caller gets it;
 //! `piece_columns` fresh columns, as the command line and the Python package get them;
-//! `pieces_into-reused-vec` writes the same pieces into one list cleared between iterations.
+//! `pieces_into-reused-vec` writes the same pieces into one list cleared between iterations;
+//! `pieces_into_blocks-reused` into the same blocks every iteration, on one and two threads.
 //! Target: ≥ 200 M pieces/s on one thread, two threads ≥ 1.8× one.
 
 use std::hint::black_box;
@@ -48,6 +49,19 @@ fn grid_group<F: Real>(c: &mut Criterion) {
     g.throughput(Throughput::Elements(counts[0] as u64));
     g.measurement_time(Duration::from_secs(4));
     for (pool, threads) in pools.iter().zip([1, 2]) {
+        // What a simulation step takes: the blocks of the last step, refilled.
+        let mut blocks = slabclip::PieceBlocks::new();
+        g.bench_function(
+            BenchmarkId::new("pieces_into_blocks-reused", format!("{threads}-thread")),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        grid.pieces_into_blocks(black_box(&w.segments), &options, &mut blocks)
+                    });
+                    black_box(blocks.blocks().len())
+                })
+            },
+        );
         g.bench_function(
             BenchmarkId::new("pieces", format!("{threads}-thread")),
             |b| {

@@ -83,8 +83,6 @@
 //! into small reused lists and written straight into the columns, so that no list of pieces
 //! the size of the answer is made (first touching memory is what a large answer costs most).
 
-use rayon::prelude::*;
-
 use crate::buffers::SegmentSource;
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
@@ -94,10 +92,12 @@ use crate::kernels::slab::slab_clip;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::{write_as, Lane, Real, INDEX_BITS};
 
+mod blocks;
 mod columns;
 mod direct;
 mod walk;
 
+pub use blocks::PieceBlocks;
 pub use columns::PieceColumns;
 
 /// Reused buffers of [`Grid::pieces_into`], one per path.
@@ -315,7 +315,8 @@ impl<F: Real> Grid<F> {
     /// along it (see the [module docs](self)).
     ///
     /// Large batches are split into fixed blocks over rayon's current pool; the list is the same
-    /// at any thread count.
+    /// at any thread count. A caller that cuts a batch every step keeps the memory from one
+    /// call to the next with [`Grid::pieces_into_blocks`].
     pub fn pieces<S: SegmentSource<F> + ?Sized>(
         &self,
         input: &S,
@@ -327,42 +328,9 @@ impl<F: Real> Grid<F> {
             self.pieces_into(input, 0..n, options, &mut out);
             return out;
         }
-        let blocks: Vec<Vec<Piece<F>>> = (0..n.div_ceil(BLOCK))
-            .into_par_iter()
-            .map(|b| {
-                let mut out = Vec::new();
-                self.pieces_into(
-                    input,
-                    b * BLOCK..((b + 1) * BLOCK).min(n),
-                    options,
-                    &mut out,
-                );
-                out
-            })
-            .collect();
-        // Concatenated in parallel: each block copied to its own part of the result, so that
-        // the first touch of the result's pages (the page faults) is shared by the threads too.
-        let total = blocks.iter().map(Vec::len).sum();
-        let mut out = Vec::with_capacity(total);
-        let mut parts = Vec::with_capacity(blocks.len());
-        let mut rest = &mut out.spare_capacity_mut()[..total];
-        for b in &blocks {
-            let (part, tail) = rest.split_at_mut(b.len());
-            parts.push(part);
-            rest = tail;
-        }
-        parts
-            .into_par_iter()
-            .zip(&blocks)
-            .for_each(|(part, block)| {
-                for (dst, p) in part.iter_mut().zip(block) {
-                    dst.write(*p);
-                }
-            });
-        // SAFETY: the parts tile the first `total` slots of the spare capacity (their lengths
-        // are the blocks' lengths, which sum to `total`), and each slot was written above.
-        unsafe { out.set_len(total) };
-        out
+        let mut blocks = PieceBlocks::new();
+        self.pieces_into_blocks(input, options, &mut blocks);
+        blocks.to_vec()
     }
 
     /// The pieces of segments `range` of `input`, on this thread, appended to `out` (with the

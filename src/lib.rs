@@ -120,7 +120,7 @@ pub use buffers::{
 pub use cast::{ConvexPolygon, InsideMode, Ray, Rays, RaysRef, NO_HIT};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
-pub use grid::{Grid, GridOptions, Lines, Piece, PieceColumns};
+pub use grid::{Grid, GridOptions, Lines, Piece, PieceBlocks, PieceColumns};
 pub use kernels::{
     Algorithm, Clip, ClipKernel, CohenSutherland, Hybrid, LiangBarsky, SectorLut, SimdSlab,
     SlabScalar, PARALLEL_MIN,

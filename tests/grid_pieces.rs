@@ -604,6 +604,52 @@ fn piece_columns_are_the_pieces_f64() {
     columns_match::<f64>(slabclip::workload::Dist::Mixed, 16);
 }
 
+/// `pieces_into_blocks` gives `pieces_into`'s list on one thread, at any thread count, with
+/// the same blocks reused across batches that grow and shrink (no piece of an earlier, larger
+/// batch shows), and its `iter`, `to_vec`, `len`, `is_empty` and `blocks` agree.
+fn blocks_match<F: Real>(dist: slabclip::workload::Dist, cells: usize) {
+    let g = grid::<F>([0.0, 0.0, 1.0, 1.0], cells, cells);
+    let w = dist.generate::<F>(40_000, 12);
+    let rows: Vec<Segment<F>> = (0..40_000)
+        .map(|i| slabclip::SegmentSource::segment(&w.segments, i))
+        .collect();
+    for o in OPTIONS {
+        let mut blocks = slabclip::PieceBlocks::new();
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for n in [40_000, 4097, 0, 17, 4096, 40_000, 4095] {
+                let segs = &rows[..n];
+                let mut want = Vec::new();
+                g.pieces_into(segs, 0..n, &o, &mut want);
+                pool.install(|| g.pieces_into_blocks(segs, &o, &mut blocks));
+                let case = format!("{dist:?} n = {n}, {threads} threads, {o:?}");
+                let iterated: Vec<Piece<F>> = blocks.iter().copied().collect();
+                assert!(columns_of(&iterated) == columns_of(&want), "iter: {case}");
+                assert!(
+                    columns_of(&blocks.to_vec()) == columns_of(&want),
+                    "to_vec: {case}"
+                );
+                assert_eq!(blocks.len(), want.len(), "{case}");
+                assert_eq!(blocks.is_empty(), want.is_empty(), "{case}");
+                assert_eq!(blocks.blocks().len(), n.div_ceil(4096), "{case}");
+            }
+        }
+    }
+}
+
+#[test]
+fn piece_blocks_are_the_pieces_f32() {
+    blocks_match::<f32>(slabclip::workload::Dist::Tracks, 1000);
+}
+
+#[test]
+fn piece_blocks_are_the_pieces_f64() {
+    blocks_match::<f64>(slabclip::workload::Dist::Mixed, 16);
+}
+
 /// Bad grids are errors, never panics.
 #[test]
 fn bad_grids_are_errors() {
