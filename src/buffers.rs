@@ -363,12 +363,15 @@ pub(crate) const PREFETCH_MIN: usize = 1 << 18;
 /// 3,373–3,547 → 3,606–3,750 Mseg/s, `naive-slab` 4,149–4,410 → 4,406–4,646 (with the
 /// unchecked stores of `simd_slab::store_as`).
 ///
-/// Columns of at least [`PREFETCH_MIN`] values are prefetched 512 bytes ahead (behind, going
+/// Columns of at least [`PREFETCH_MIN`] values are prefetched 2 KiB ahead (behind, going
 /// backward) ([`crate::simd::prefetch`]): the hardware prefetcher alone left `simd-slab` about
 /// 15% below that at 1M and 16M segments (`mixed` 1M: 0.89 -> 1.03 Gseg/s; road-like 16M: 0.76
-/// -> 0.90). With streaming stores (`simd_slab::Placement`), 512 bytes beat 1 KiB (`mixed` 16M,
-/// f32: 1.11–1.17 against 0.91–0.97 Gseg/s; 256 bytes the same as 512, 2 and 4 KiB slower);
-/// with plain stores they gain a little too (0.86–0.91 against 0.78–0.87).
+/// -> 0.90). The distance follows the kernel's speed: with the kernel of 2026-11-25, 512 bytes
+/// beat 1 KiB (`mixed` 16M, f32: 1.11–1.17 against 0.91–0.97 Gseg/s; 2 and 4 KiB slower); with
+/// `slab::slab_fast`, which takes half the time per chunk, 2 KiB beats 512 bytes (`compare`,
+/// alternated, Gseg/s: `mixed` 16M 1.59–1.63 → 1.83–1.85 (1 KiB 1.62–1.73, 4 KiB 1.86–1.93 against
+/// 2.00–2.13 in the same runs), 2M 1.89 → 2.67, 1M 2.87 → 3.45, `road-like` 16M 1.51 → 2.05,
+/// classes at 16M 1.91 → 2.25; 256K and 512K within the noise).
 /// Shorter columns are not, where the four extra instructions per chunk cost the plain slab a
 /// sixth at 64K (and, measured again with this loop, `naive-slab` 4.41–4.65 → 4.25–4.47 Gseg/s,
 /// `simd-slab` 3.73–3.79 → 3.62–3.73).
@@ -384,8 +387,8 @@ pub(crate) fn for_each_column_chunk<F: Real>(
     let cols = columns.map(|col| &col[from..from + full]);
     let prefetch_at: isize = match (n >= PREFETCH_MIN, backward) {
         (false, _) => 0,
-        (true, false) => 512,
-        (true, true) => -512,
+        (true, false) => 2048,
+        (true, true) => -2048,
     };
     let chunks = full / F::LANES;
     let (mut at, step) = if backward {
