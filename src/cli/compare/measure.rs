@@ -416,24 +416,30 @@ fn ceiling_words<F: Real, W: Word>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<
     if let (Some(te), Some(tx)) = (out.t_entry.as_deref_mut(), out.t_exit.as_deref_mut()) {
         let (te, tx): (&mut [W], &mut [W]) =
             (bytemuck::cast_slice_mut(te), bytemuck::cast_slice_mut(tx));
-        for (((e, x), (a, b)), (c, d)) in te
-            .iter_mut()
-            .zip(tx.iter_mut())
-            .zip(x0.iter().zip(y0))
-            .zip(x1.iter().zip(y1))
-        {
-            *e = *a ^ *b;
-            *x = *c ^ *d;
-        }
+        let mut k = 0;
+        for_lines([x0, y0, x1, y1], |[a, b, c, d]| {
+            let (te, tx) = (&mut te[k..k + a.len()], &mut tx[k..k + a.len()]);
+            for ((e, x), ((a, b), (c, d))) in te
+                .iter_mut()
+                .zip(tx.iter_mut())
+                .zip(a.iter().zip(b).zip(c.iter().zip(d)))
+            {
+                *e = *a ^ *b;
+                *x = *c ^ *d;
+            }
+            k += a.len();
+        });
     }
     if let Some(class) = out.class.as_deref_mut() {
-        for ((k, (a, b)), (c, d)) in class
-            .iter_mut()
-            .zip(x0.iter().zip(y0))
-            .zip(x1.iter().zip(y1))
-        {
-            *k = (*a ^ *b ^ *c ^ *d).low_byte();
-        }
+        let mut k = 0;
+        for_lines([x0, y0, x1, y1], |[a, b, c, d]| {
+            let class = &mut class[k..k + a.len()];
+            for (o, ((a, b), (c, d))) in class.iter_mut().zip(a.iter().zip(b).zip(c.iter().zip(d)))
+            {
+                *o = (*a ^ *b ^ *c ^ *d).low_byte();
+            }
+            k += a.len();
+        });
     }
     if let Some(segs) = out.segments.as_mut() {
         let (o0, o1, o2, o3) = segs.columns_mut();
@@ -453,11 +459,22 @@ fn ceiling_words<F: Real, W: Word>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<
 fn ceiling_streaming<F: Real>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<'_, F>) {
     let (x0, y0, x1, y1) = s.columns();
     let (x0, y0, x1, y1) = (words::<F, u8>(x0), words(y0), words(x1), words(y1));
-    if let Some(d) = out.t_entry.as_deref_mut() {
-        stream_xor(bytemuck::cast_slice_mut(d), x0, Some(y0));
-    }
-    if let Some(d) = out.t_exit.as_deref_mut() {
-        stream_xor(bytemuck::cast_slice_mut(d), x1, Some(y1));
+    match (out.t_entry.as_deref_mut(), out.t_exit.as_deref_mut()) {
+        (Some(e), Some(x)) => {
+            let (e, x) = (bytemuck::cast_slice_mut(e), bytemuck::cast_slice_mut(x));
+            if !stream_xor_pair([e, x], [x0, y0, x1, y1]) {
+                stream_xor(e, x0, Some(y0));
+                stream_xor(x, x1, Some(y1));
+            }
+        }
+        (e, x) => {
+            if let Some(d) = e {
+                stream_xor(bytemuck::cast_slice_mut(d), x0, Some(y0));
+            }
+            if let Some(d) = x {
+                stream_xor(bytemuck::cast_slice_mut(d), x1, Some(y1));
+            }
+        }
     }
     if let Some(d) = out.segments.as_mut() {
         let (d0, d1, d2, d3) = d.columns_mut();
@@ -474,6 +491,65 @@ fn ceiling_streaming<F: Real>(s: &SegmentsRef<'_, F>, out: &mut ClipOutput<'_, F
         ceiling(s, &mut class_only);
     }
 }
+
+/// `dst[0] = a ^ b` and `dst[1] = c ^ d` in one pass over the four inputs (all of one length),
+/// as the kernels read them, with 64-byte non-temporal stores and the inputs prefetched as the
+/// kernels prefetch them; plain stores before the first 64-byte boundary of the outputs and
+/// after the last. `false` (nothing written) when AVX-512 is not built or the two outputs lie
+/// differently across 64-byte lines, and [`stream_xor`] writes them one at a time.
+fn stream_xor_pair(dst: [&mut [u8]; 2], [a, b, c, d]: [&[u8]; 4]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        use std::arch::x86_64::{
+            __m512i, _mm512_loadu_si512, _mm512_stream_si512, _mm512_xor_si512,
+        };
+        let [e, x] = dst;
+        let n = e.len();
+        assert!(x.len() == n && [a, b, c, d].iter().all(|s| s.len() == n));
+        let head = e.as_ptr().align_offset(64).min(n);
+        if x.as_ptr().align_offset(64).min(n) != head {
+            return false;
+        }
+        for i in 0..head {
+            e[i] = a[i] ^ b[i];
+            x[i] = c[i] ^ d[i];
+        }
+        let end = head + (n - head) / 64 * 64;
+        for i in (head..end).step_by(64) {
+            for src in [a, b, c, d] {
+                prefetch(src.as_ptr().wrapping_add(i), PREFETCH_AHEAD);
+            }
+            // SAFETY: `i + 64 <= end <= n`, the length of all six slices (asserted), so each
+            // 64-byte access is in bounds; both outputs are on a 64-byte boundary at `head`
+            // (checked) and `i − head` is a multiple of 64, as the streaming store requires;
+            // the loads are unaligned. AVX-512F is enabled for this build (the cfg).
+            unsafe {
+                let load = |s: &[u8]| _mm512_loadu_si512(s.as_ptr().add(i) as *const __m512i);
+                _mm512_stream_si512(
+                    e.as_mut_ptr().add(i) as *mut __m512i,
+                    _mm512_xor_si512(load(a), load(b)),
+                );
+                _mm512_stream_si512(
+                    x.as_mut_ptr().add(i) as *mut __m512i,
+                    _mm512_xor_si512(load(c), load(d)),
+                );
+            }
+        }
+        for i in end..n {
+            e[i] = a[i] ^ b[i];
+            x[i] = c[i] ^ d[i];
+        }
+        true
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        let _ = (dst, a, b, c, d);
+        false
+    }
+}
+
+/// How far ahead the ceilings prefetch their inputs: the kernels' distance.
+const PREFETCH_AHEAD: usize = 2048;
 
 /// Writes `a ^ b` (or `a` alone) into `dst`, all of one length, with non-temporal stores where
 /// `dst` is 16-byte aligned, plain stores for the unaligned head and the tail.
@@ -536,11 +612,97 @@ fn read_only<F: Real>(s: &SegmentsRef<'_, F>) -> u64 {
 
 fn read_words<F: Real, W: Word>(s: &SegmentsRef<'_, F>) -> W {
     let (x0, y0, x1, y1) = s.columns();
-    words::<F, W>(x0)
+    let cols: [&[W]; 4] = [words(x0), words(y0), words(x1), words(y1)];
+    // The whole 64-byte lines in vectors (AVX-512: four loads and two three-way XORs a line),
+    // prefetched as the kernels prefetch; the rest word by word.
+    let (done, folded) = read_lines(cols.map(bytemuck::cast_slice::<W, u8>));
+    let mut acc: W = folded
+        .chunks_exact(size_of::<W>())
+        .fold(W::zeroed(), |acc, w| {
+            acc ^ bytemuck::pod_read_unaligned::<W>(w)
+        });
+    let rest = done / size_of::<W>();
+    for (((a, b), c), d) in cols[0][rest..]
         .iter()
-        .zip(words(y0))
-        .zip(words::<F, W>(x1).iter().zip(words(y1)))
-        .fold(W::zeroed(), |acc, ((a, b), (c, d))| acc ^ *a ^ *b ^ *c ^ *d)
+        .zip(&cols[1][rest..])
+        .zip(&cols[2][rest..])
+        .zip(&cols[3][rest..])
+    {
+        acc = acc ^ *a ^ *b ^ *c ^ *d;
+    }
+    acc
+}
+
+/// XORs the whole 64-byte lines of four equally long byte columns together, prefetching 2 KiB
+/// ahead as the kernels do: how many bytes of each it covered, and the XOR of the lines
+/// (nothing without AVX-512: the caller's word loop then reads everything).
+fn read_lines(cols: [&[u8]; 4]) -> (usize, [u8; 64]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        use std::arch::x86_64::{
+            __m512i, _mm512_loadu_si512, _mm512_setzero_si512, _mm512_storeu_si512,
+            _mm512_ternarylogic_epi64,
+        };
+        let n = cols[0].len();
+        assert!(cols.iter().all(|c| c.len() == n));
+        let end = n / 64 * 64;
+        // SAFETY: AVX-512F is enabled for this build (the cfg); `setzero` has no precondition.
+        let mut acc = unsafe { _mm512_setzero_si512() };
+        for i in (0..end).step_by(64) {
+            for c in cols {
+                prefetch(c.as_ptr().wrapping_add(i), PREFETCH_AHEAD);
+            }
+            // SAFETY: `i + 64 <= end <= n`, the length of every column (asserted), so each
+            // 64-byte load is in bounds; the loads are unaligned. AVX-512F is enabled (cfg).
+            unsafe {
+                let load = |c: &[u8]| _mm512_loadu_si512(c.as_ptr().add(i) as *const __m512i);
+                let ab = _mm512_ternarylogic_epi64::<0x96>(acc, load(cols[0]), load(cols[1]));
+                acc = _mm512_ternarylogic_epi64::<0x96>(ab, load(cols[2]), load(cols[3]));
+            }
+        }
+        let mut out = [0u8; 64];
+        // SAFETY: `out` holds 64 bytes; the store is unaligned. AVX-512F is enabled (cfg).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr() as *mut __m512i, acc) };
+        (end, out)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        let _ = cols;
+        (0, [0; 64])
+    }
+}
+
+/// Calls `f` with the same 64-byte stretch of each of four equally long columns in turn (the
+/// last stretch shorter), having asked for the stretches 2 KiB ahead first, as the kernels'
+/// loops prefetch large columns (`buffers::for_each_column_chunk`): the ceilings read the
+/// input as fast as the kernels can, not slower.
+#[inline(always)]
+fn for_lines<W: Pod>(cols: [&[W]; 4], mut f: impl FnMut([&[W]; 4])) {
+    let line = (64 / size_of::<W>()).max(1);
+    let n = cols[0].len();
+    let mut i = 0;
+    while i < n {
+        let end = (i + line).min(n);
+        for c in cols {
+            prefetch(c.as_ptr().wrapping_add(i).cast(), PREFETCH_AHEAD);
+        }
+        f(cols.map(|c| &c[i..end]));
+        i = end;
+    }
+}
+
+/// A prefetch of the line `ahead` bytes past `p`: a hint, which never faults.
+#[inline(always)]
+fn prefetch(p: *const u8, ahead: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and never faults, whatever the address; the pointer is
+    // formed with `wrapping_add`, defined wherever it points. SSE is part of x86-64.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(ahead).cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, ahead);
 }
 
 /// The median of some durations (the mean of the middle two for an even count).
@@ -558,6 +720,22 @@ pub fn median(times: &[Duration]) -> Duration {
 mod tests {
     use super::*;
     use slabclip::workload::Dist;
+
+    /// The read-only pass folds every input value, whole lines and tail: its answer is the
+    /// XOR of all the words, at lengths around a line.
+    #[test]
+    fn the_read_only_pass_reads_every_value() {
+        let w = Dist::Mixed.generate::<f32>(1000, 5);
+        let (x0, y0, x1, y1) = w.segments.as_ref().columns();
+        for n in [0, 1, 15, 16, 17, 33, 1000] {
+            let s = SegmentsRef::new(&x0[..n], &y0[..n], &x1[..n], &y1[..n]).unwrap();
+            let want = [x0, y0, x1, y1]
+                .iter()
+                .flat_map(|c| c[..n].iter())
+                .fold(0u64, |acc, v| acc ^ u64::from(v.to_bits()));
+            assert_eq!(read_only(&s), want, "n = {n}");
+        }
+    }
 
     #[test]
     fn every_subject_fills_every_piece_at_any_thread_count() {
