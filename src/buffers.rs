@@ -31,6 +31,13 @@ pub trait SegmentSource<F>: Sync {
     fn rows(&self) -> Option<&[Segment<F>]> {
         None
     }
+    /// The length of the whole batch this source is a piece of: its own, unless it is a
+    /// [`Window`] (a piece that a batch driver such as `auto` hands to one of its threads). The
+    /// vector kernels choose streaming stores by it: the pieces of a batch beyond the caches,
+    /// written at once by several threads, are beyond the caches together.
+    fn batch_len(&self) -> usize {
+        self.len()
+    }
 }
 
 /// A borrowed structure-of-arrays batch: four caller slices of equal length, never copied.
@@ -121,6 +128,9 @@ impl<F: Real, S: SegmentSource<F> + ?Sized> SegmentSource<F> for Window<'_, S> {
     }
     fn rows(&self) -> Option<&[Segment<F>]> {
         Some(&self.inner.rows()?[self.start..self.start + self.len])
+    }
+    fn batch_len(&self) -> usize {
+        self.inner.batch_len()
     }
 }
 

@@ -263,8 +263,8 @@ fn placement<F: Real>(rays: &RaysRef<'_, F>, out: &RectCastOutput<'_, F>) -> Pla
     let (e, x) = (out.t_entry.as_deref(), out.t_exit.as_deref());
     let columns = Some(rays.columns());
     match (e, x) {
-        (Some(e), Some(x)) => Placement::of_columns(rays.len(), columns, &[e, x]),
-        (e, x) => Placement::of_columns(rays.len(), columns, e.or(x).as_slice()),
+        (Some(e), Some(x)) => Placement::of_columns(rays.len(), rays.len(), columns, &[e, x]),
+        (e, x) => Placement::of_columns(rays.len(), rays.len(), columns, e.or(x).as_slice()),
     }
 }
 

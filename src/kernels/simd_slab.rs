@@ -315,7 +315,12 @@ pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?S
 ///   bytes past, no head and plain stores 805, head and streaming 1,177–1,295; inputs on
 ///   boundaries and outputs 16 bytes past, streaming from the outputs' boundary (splitting
 ///   every load) 556, plain stores 1,054. Streaming from 128K segments cost a third at 512K
-///   (outputs the caches would have kept went to memory).
+///   (outputs the caches would have kept went to memory). A piece of a larger batch (a
+///   `Window`, as `auto` hands its threads) counts the whole batch (`SegmentSource::
+///   batch_len`): `auto`'s pieces of 2M and 4M segments (256K and 512K each) did not stream,
+///   and two threads ran slower than one at 4M. `clip_calls` example, `mixed` `f32`, medians,
+///   two threads, Mseg/s, three alternated runs: 2M 3,116–3,202 → 3,444–3,495, 4M 2,164–2,439
+///   → 2,861–2,882 (one thread 2,516–2,610); 8M, whose pieces streamed already, unchanged.
 /// * **Backward** ([`Placement::backward`]) when an output column lies a little *ahead* of an
 ///   input column modulo 4 KiB: see there.
 ///
@@ -357,19 +362,21 @@ impl Placement {
             outputs[k] = o;
             k += 1;
         }
-        Placement::of_columns(input.len(), columns, &outputs[..k])
+        Placement::of_columns(input.len(), input.batch_len(), columns, &outputs[..k])
     }
 
     /// The placement of `n` inputs held in four `columns` (segments, rays; `None` for other
     /// layouts) into float `outputs`, one value per input each, the first of which streams
-    /// (`t_entry`, or the clipped segments' `x0`).
+    /// (`t_entry`, or the clipped segments' `x0`). `batch` is the length of the whole batch
+    /// they are a piece of (`SegmentSource::batch_len`), which decides streaming.
     pub(crate) fn of_columns<F: Real>(
         n: usize,
+        batch: usize,
         columns: Option<[&[F]; 4]>,
         outputs: &[&[F]],
     ) -> Placement {
         let (size, line) = (core::mem::size_of::<F>(), core::mem::size_of::<F::Simd>());
-        let large = n.saturating_mul(4 * size) >= 16 << 20;
+        let large = n.max(batch).saturating_mul(4 * size) >= 16 << 20;
         let first = outputs.first().map(|o| o.as_ptr());
         let (head, aligned) = match columns {
             Some([a, rest @ ..]) => {
@@ -718,6 +725,47 @@ pub(crate) mod tests {
     #[test]
     fn streamed_segments_match_scalar_f64() {
         streamed_segments_match_scalar::<f64>();
+    }
+
+    /// A piece of a batch that streams (a `Window`, as `auto` hands its threads) streams too,
+    /// though it is too small to stream alone; the same piece as a batch of its own does not.
+    #[test]
+    fn pieces_of_a_large_batch_stream() {
+        let n = (16 << 20) / 16;
+        let segs = on_edges::<f32>(n);
+        let (x0, y0, x1, y1) = segs.as_ref().columns();
+        let cols: Vec<_> = [x0, y0, x1, y1].iter().map(|c| placed(c, 0)).collect();
+        let c: Vec<&[f32]> = cols.iter().map(|(b, r)| &b[r.clone()]).collect();
+        let input = SegmentsRef::new(c[0], c[1], c[2], c[3]).unwrap();
+        let (mut te, re) = placed(&vec![0f32; n], 0);
+        let (mut tx, rx) = placed(&vec![0f32; n], 0);
+        let piece = (n / 4)..(n / 4 + HEAD_MIN);
+        let at = |r: &core::ops::Range<usize>| r.start + piece.start..r.start + piece.end;
+        let mut out = ClipOutput {
+            t_entry: Some(&mut te[at(&re)]),
+            t_exit: Some(&mut tx[at(&rx)]),
+            ..Default::default()
+        };
+        let window = crate::buffers::Window::new(&input, piece.clone());
+        let alone = input.slice(piece);
+        assert_eq!(window.batch_len(), n);
+        let placement = |stream| Placement {
+            head: 0,
+            stream,
+            backward: false,
+        };
+        assert_eq!(Placement::of(&window, &out), placement(true));
+        assert_eq!(Placement::of(&alone, &out), placement(false));
+        let rect = Rect::new(0.0, 0.0, 1.0, 1.0).unwrap();
+        let mut want = vec![0f32; HEAD_MIN];
+        let mut check = ClipOutput {
+            t_entry: Some(&mut want),
+            ..Default::default()
+        };
+        SlabScalar::clip(&rect, &alone, &mut check).unwrap();
+        SimdSlab::clip(&rect, &window, &mut out).unwrap();
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert!(bits(out.t_entry.as_deref().unwrap()) == bits(&want));
     }
 
     #[test]
