@@ -151,7 +151,7 @@ fn compare_groups(c: &mut Criterion) {
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.throughput(Throughput::Elements(N as u64));
-    for scale in [0.5, 1.0, 2.0] {
+    for scale in [0.25, 0.5, 1.0, 2.0] {
         let set = RectSet::with_bin_scale(rects.clone(), scale).unwrap();
         group.bench_function(BenchmarkId::new("bins-1-thread/scale", scale), |b| {
             b.iter(|| one_thread(|| black_box(Algorithm::SimdSlab.clip_rect_set(&set, &segs))))

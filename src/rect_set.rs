@@ -3,7 +3,7 @@
 //! rects of the bins it passes through only, so the cost grows as N + M + hits instead of N × M.
 //!
 //! ```text
-//! build:  bins ≈ M, each about the mean rect's size (fewer when the rects are large);
+//! build:  bins ≈ M, each about half the mean rect's size (fewer when the rects are large);
 //!         every rect is listed in each bin its closed extent overlaps (bin = floor((x − x0)/w))
 //! query:  for each bin row the segment's y-range reaches, the x-range of the segment within
 //!         that row (both widened by a margin) gives the bins to visit: a walk along the
@@ -44,9 +44,13 @@ use crate::shapes::Hit;
 /// are what threads share out.
 const BLOCK: usize = 4096;
 
-/// A bin is about this many times the mean rect's width and height (measured: 1 against 0.5
-/// and 2, README "Many rects").
-const BIN_SCALE: f64 = 1.0;
+/// A bin is about this many times the mean rect's width and height (README "Many rects").
+/// Measured 2026-11-27 (`cargo bench --bench rect_set`, 1M road-like segments × 100K rects,
+/// one thread, three runs, K segments/s): 0.25 → 1,144; **0.5 → 1,241, 1,130, 1,129**; 1 →
+/// 890, 856, 910; 2 → 569, 456, 377. With the one-pass kernel the pairs' clip got cheaper and finer bins
+/// (fewer candidates per segment) pay; on 2026-11-22, against the older kernel under a heavy
+/// load, 0.5 and 1 had been even (143 and 140).
+const BIN_SCALE: f64 = 0.5;
 
 /// The margin of the walk, in ulps of the float type times the coordinates' magnitude: covers
 /// SPEC §1's grazes (a few ulps of `t` times the segment's length) and the rounding of the bin
@@ -91,7 +95,7 @@ impl<F: Real> RectSet<F> {
     }
 
     /// [`RectSet::new`] with bins about `scale` times the mean rect's width and height (`new`
-    /// takes 1; fewer bins than rects either way). A tuning knob: the hit lists are the same
+    /// takes 0.5; fewer bins than rects either way). A tuning knob: the hit lists are the same
     /// for any scale, only the time changes. A `scale` that is not positive and finite is an
     /// [`Error::InvalidArgument`].
     pub fn with_bin_scale(rects: Vec<Rect<F>>, scale: f64) -> Result<Self, Error> {

@@ -49,6 +49,27 @@ fn check<F: Real>(rects: &[Rect<F>], rows: &[Segment<F>], what: &str) -> usize {
         }
         count = want.len();
     }
+    // The bins' size is a tuning knob only: any scale gives the same list.
+    let want: Vec<_> = Algorithm::SimdSlab
+        .clip_grid(rects, &segs.as_ref())
+        .iter()
+        .map(key)
+        .collect();
+    for scale in [0.1, 1.0, 4.0] {
+        let set = RectSet::with_bin_scale(rects.to_vec(), scale).unwrap();
+        let got: Vec<_> = Algorithm::SimdSlab
+            .clip_rect_set(&set, &segs.as_ref())
+            .iter()
+            .map(key)
+            .collect();
+        assert!(
+            got == want,
+            "{what}, bins {scale}x the mean rect ({:?}): {} hits, brute force {}",
+            set.bins(),
+            got.len(),
+            want.len()
+        );
+    }
     count
 }
 
