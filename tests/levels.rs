@@ -1,0 +1,104 @@
+//! The same bits at every SIMD level (issue 11): `simd-slab` (broadcast and pairwise) and ray ×
+//! rect (broadcast and pairwise) on fixed workloads, every output folded into one FNV-1a digest
+//! per precision and compared with a constant. CI runs this file built for plain x86-64 (SSE2,
+//! no FMA: `Lane::mul_plus_zero` emulated), for x86-64-v3 (`wide`'s AVX2) and natively (the
+//! AVX-512 lanes here), so a level whose arithmetic parts from the others fails here even when
+//! it agrees with its own `slab-scalar`.
+//!
+//! The constants change only when the contract's answers change on purpose: then print the new
+//! digests (`cargo test --test levels -- --nocapture`) at one level and check the others.
+
+mod common;
+
+use common::cases::{case, TestFloat};
+use slabclip::cast::{cast_rect, cast_rects, RectCastOutput};
+use slabclip::workload::Dist;
+use slabclip::{Algorithm, ClipOutput, RaysRef, Real, Rect, Segment, Segments};
+
+/// FNV-1a, 64 bits: stable across Rust versions and platforms (unlike `DefaultHasher`).
+struct Fnv(u64);
+
+impl Fnv {
+    fn bytes(&mut self, b: impl IntoIterator<Item = u8>) {
+        for x in b {
+            self.0 = (self.0 ^ u64::from(x)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+    fn floats<F: Real>(&mut self, v: &[F]) {
+        for x in v {
+            self.bytes(x.to_bits_u64().to_le_bytes());
+        }
+    }
+}
+
+/// Every output of a clip (`t`, class codes, the clipped segment) and of a ray cast (`t`, class
+/// codes) of `segs`, pairwise against `rects` or against `rects[0]` alone.
+fn fold<F: Real>(h: &mut Fnv, rects: &[Rect<F>], segs: &Segments<F>, pairwise: bool) {
+    let n = segs.as_ref().columns().0.len();
+    let (mut te, mut tx, mut cl) = (vec![F::ZERO; n], vec![F::ZERO; n], vec![0u8; n]);
+    let mut clipped = Segments::nan(n);
+    let mut out = ClipOutput {
+        t_entry: Some(&mut te),
+        t_exit: Some(&mut tx),
+        class: Some(&mut cl),
+        segments: Some(clipped.as_mut()),
+    };
+    if pairwise {
+        Algorithm::SimdSlab.clip_pairwise(rects, &segs.as_ref(), &mut out)
+    } else {
+        Algorithm::SimdSlab.clip(&rects[0], &segs.as_ref(), &mut out)
+    }
+    .unwrap();
+    h.floats(&te);
+    h.floats(&tx);
+    h.bytes(cl.iter().copied());
+    h.floats(&clipped.to_interleaved());
+    // The same columns as rays: origin `P0`, direction `P1` (not `P1 − P0`: any values do).
+    let (ox, oy, dx, dy) = segs.as_ref().columns();
+    let rays = RaysRef::new(ox, oy, dx, dy).unwrap();
+    let mut out = RectCastOutput {
+        t_entry: Some(&mut te),
+        t_exit: Some(&mut tx),
+        class: Some(&mut cl),
+    };
+    let t_max = F::from_f64(1.5);
+    if pairwise {
+        cast_rects(rects, &rays, t_max, &mut out)
+    } else {
+        cast_rect(&rects[0], &rays, t_max, &mut out)
+    }
+    .unwrap();
+    h.floats(&te);
+    h.floats(&tx);
+    h.bytes(cl.iter().copied());
+}
+
+/// The digest of this build's answers: every generated workload (one rect each, 4,099
+/// segments: no multiple of any SIMD width) and 20,000 adversarial cases aimed at edges,
+/// corners, ulp neighbours, signed zeros, NaN, ±∞ and extreme magnitudes, each with its own rect.
+fn digest<F: TestFloat>() -> u64 {
+    let mut h = Fnv(0xCBF2_9CE4_8422_2325);
+    for dist in Dist::ALL {
+        let w = dist.generate::<F>(4099, 11);
+        fold(&mut h, &[w.rect], &w.segments, false);
+    }
+    let (rects, rows): (Vec<Rect<F>>, Vec<Segment<F>>) = (0..20_000u64)
+        .map(|i| case::<F>(0x1E7E_15 ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+        .unzip();
+    fold(&mut h, &rects, &Segments::from_rows(&rows), true);
+    h.0
+}
+
+#[test]
+fn f32_answers_are_the_same_bits_at_every_level() {
+    let got = digest::<f32>();
+    println!("f32 digest {got:#018x}");
+    assert_eq!(got, 0xC18B_CD72_0A25_ADD7, "f32 digest {got:#018x}");
+}
+
+#[test]
+fn f64_answers_are_the_same_bits_at_every_level() {
+    let got = digest::<f64>();
+    println!("f64 digest {got:#018x}");
+    assert_eq!(got, 0x154C_F73B_06C9_AFC2, "f64 digest {got:#018x}");
+}
