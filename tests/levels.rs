@@ -83,7 +83,7 @@ fn digest<F: TestFloat>() -> u64 {
         fold(&mut h, &[w.rect], &w.segments, false);
     }
     let (rects, rows): (Vec<Rect<F>>, Vec<Segment<F>>) = (0..20_000u64)
-        .map(|i| case::<F>(0x1E7E_15 ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+        .map(|i| case::<F>(0x001E_7E15 ^ (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
         .unzip();
     fold(&mut h, &rects, &Segments::from_rows(&rows), true);
     h.0
