@@ -4,9 +4,9 @@
 mod common;
 
 use common::cases::{case, TestFloat};
+use common::pairwise;
 use slabclip::{
-    Algorithm, ClipOutput, ClipResults, Error, Hit, Real, Rect, Segment, SegmentSource, Segments,
-    PARALLEL_MIN,
+    Algorithm, ClipOutput, ClipResults, Error, Hit, Real, Rect, Segment, Segments, PARALLEL_MIN,
 };
 
 fn bits<F: Real>(v: &[F]) -> Vec<u64> {
@@ -33,30 +33,6 @@ fn fingerprint<F: Real>(r: &ClipResults<F>) -> (Vec<u64>, Vec<u64>, Vec<u8>, Vec
         r.class.clone(),
         bits(&segs),
     )
-}
-
-/// Runs a pairwise clip into fresh buffers.
-fn pairwise<F: Real, S: SegmentSource<F> + ?Sized>(
-    alg: Algorithm,
-    rects: &[Rect<F>],
-    segs: &S,
-) -> ClipResults<F> {
-    let n = segs.len();
-    let (mut te, mut tx, mut cl) = (vec![F::NAN; n], vec![F::NAN; n], vec![0u8; n]);
-    let mut clipped = Segments::nan(n);
-    let mut out = ClipOutput {
-        t_entry: Some(&mut te),
-        t_exit: Some(&mut tx),
-        class: Some(&mut cl),
-        segments: Some(clipped.as_mut()),
-    };
-    alg.clip_pairwise(rects, segs, &mut out).unwrap();
-    ClipResults {
-        t_entry: te,
-        t_exit: tx,
-        class: cl,
-        segments: Some(clipped),
-    }
 }
 
 fn pairwise_matches_single_clips<F: TestFloat>() {

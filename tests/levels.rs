@@ -13,7 +13,7 @@ mod common;
 use common::cases::{case, TestFloat};
 use slabclip::cast::{cast_rect, cast_rects, RectCastOutput};
 use slabclip::workload::Dist;
-use slabclip::{Algorithm, ClipOutput, RaysRef, Real, Rect, Segment, Segments};
+use slabclip::{Algorithm, RaysRef, Real, Rect, Segment, Segments};
 
 /// FNV-1a, 64 bits: stable across Rust versions and platforms (unlike `DefaultHasher`).
 struct Fnv(u64);
@@ -34,28 +34,20 @@ impl Fnv {
 /// Every output of a clip (`t`, class codes, the clipped segment) and of a ray cast (`t`, class
 /// codes) of `segs`, pairwise against `rects` or against `rects[0]` alone.
 fn fold<F: Real>(h: &mut Fnv, rects: &[Rect<F>], segs: &Segments<F>, pairwise: bool) {
-    let n = segs.as_ref().columns().0.len();
-    let (mut te, mut tx, mut cl) = (vec![F::ZERO; n], vec![F::ZERO; n], vec![0u8; n]);
-    let mut clipped = Segments::nan(n);
-    let mut out = ClipOutput {
-        t_entry: Some(&mut te),
-        t_exit: Some(&mut tx),
-        class: Some(&mut cl),
-        segments: Some(clipped.as_mut()),
-    };
-    if pairwise {
-        Algorithm::SimdSlab.clip_pairwise(rects, &segs.as_ref(), &mut out)
+    let clip = if pairwise {
+        common::pairwise(Algorithm::SimdSlab, rects, &segs.as_ref())
     } else {
-        Algorithm::SimdSlab.clip(&rects[0], &segs.as_ref(), &mut out)
-    }
-    .unwrap();
-    h.floats(&te);
-    h.floats(&tx);
-    h.bytes(cl.iter().copied());
-    h.floats(&clipped.to_interleaved());
+        Algorithm::SimdSlab.clip_to_vec(&rects[0], &segs.as_ref(), true)
+    };
+    h.floats(&clip.t_entry);
+    h.floats(&clip.t_exit);
+    h.bytes(clip.class.iter().copied());
+    h.floats(&clip.segments.expect("asked for").to_interleaved());
     // The same columns as rays: origin `P0`, direction `P1` (not `P1 − P0`: any values do).
     let (ox, oy, dx, dy) = segs.as_ref().columns();
     let rays = RaysRef::new(ox, oy, dx, dy).unwrap();
+    let n = ox.len();
+    let (mut te, mut tx, mut cl) = (vec![F::NAN; n], vec![F::NAN; n], vec![0u8; n]);
     let mut out = RectCastOutput {
         t_entry: Some(&mut te),
         t_exit: Some(&mut tx),
@@ -70,7 +62,7 @@ fn fold<F: Real>(h: &mut Fnv, rects: &[Rect<F>], segs: &Segments<F>, pairwise: b
     .unwrap();
     h.floats(&te);
     h.floats(&tx);
-    h.bytes(cl.iter().copied());
+    h.bytes(cl);
 }
 
 /// The digest of this build's answers: every generated workload (one rect each, 4,099

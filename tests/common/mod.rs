@@ -7,3 +7,30 @@ pub mod cast_cases;
 pub mod cast_reference;
 pub mod reference;
 pub mod runner;
+
+use slabclip::{Algorithm, ClipOutput, ClipResults, Real, Rect, SegmentSource, Segments};
+
+/// `alg`'s pairwise clip (segment `i` against `rects[i]`) into fresh buffers: every output,
+/// clipped segments included.
+pub fn pairwise<F: Real, S: SegmentSource<F> + ?Sized>(
+    alg: Algorithm,
+    rects: &[Rect<F>],
+    segs: &S,
+) -> ClipResults<F> {
+    let n = segs.len();
+    let (mut te, mut tx, mut cl) = (vec![F::NAN; n], vec![F::NAN; n], vec![0u8; n]);
+    let mut clipped = Segments::nan(n);
+    let mut out = ClipOutput {
+        t_entry: Some(&mut te),
+        t_exit: Some(&mut tx),
+        class: Some(&mut cl),
+        segments: Some(clipped.as_mut()),
+    };
+    alg.clip_pairwise(rects, segs, &mut out).unwrap();
+    ClipResults {
+        t_entry: te,
+        t_exit: tx,
+        class: cl,
+        segments: Some(clipped),
+    }
+}
