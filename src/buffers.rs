@@ -397,8 +397,8 @@ pub(crate) fn for_each_column_chunk<F: Real>(
     let cols = columns.map(|col| &col[from..from + full]);
     let prefetch_at: isize = match (n >= PREFETCH_MIN, backward) {
         (false, _) => 0,
-        (true, false) => 2048,
-        (true, true) => -2048,
+        (true, false) => crate::simd::PREFETCH_AHEAD,
+        (true, true) => -crate::simd::PREFETCH_AHEAD,
     };
     let chunks = full / F::LANES;
     let (mut at, step) = if backward {

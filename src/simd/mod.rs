@@ -34,11 +34,16 @@ pub(crate) fn rows_each<L: crate::real::Lane>(s: &[L::Scalar]) -> [L; 4] {
     core::array::from_fn(|c| L::from_fn(|l| s[4 * l + c]))
 }
 
+/// How far ahead of their reads the column loops prefetch large columns, in bytes
+/// (`buffers::for_each_column_chunk`, where the measurements are); `slabclip compare`'s
+/// ceilings prefetch as far, so that they read as fast as the kernels can.
+pub const PREFETCH_AHEAD: isize = 2048;
+
 /// Asks the CPU to bring the cache line `bytes` from `p` (before it when negative) into the
 /// cache, ahead of a loop that will read it. A hint: it never faults, so the address may lie
 /// outside any allocation.
 #[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T, bytes: isize) {
+pub fn prefetch<T>(p: *const T, bytes: isize) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

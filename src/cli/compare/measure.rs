@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use bytemuck::Pod;
 use rayon::prelude::*;
 use slabclip::kernels::NaiveSlab;
+use slabclip::simd::{prefetch, PREFETCH_AHEAD};
 use slabclip::{
     Algorithm, ClipOutput, Real, Rect, SegmentSource, Segments, SegmentsMut, SegmentsRef,
 };
@@ -548,9 +549,6 @@ fn stream_xor_pair(dst: [&mut [u8]; 2], [a, b, c, d]: [&[u8]; 4]) -> bool {
     }
 }
 
-/// How far ahead the ceilings prefetch their inputs: the kernels' distance.
-const PREFETCH_AHEAD: usize = 2048;
-
 /// Writes `a ^ b` (or `a` alone) into `dst`, all of one length, with non-temporal stores where
 /// `dst` is 16-byte aligned, plain stores for the unaligned head and the tail.
 #[cfg(target_arch = "x86_64")]
@@ -633,7 +631,7 @@ fn read_words<F: Real, W: Word>(s: &SegmentsRef<'_, F>) -> W {
     acc
 }
 
-/// XORs the whole 64-byte lines of four equally long byte columns together, prefetching 2 KiB
+/// XORs the whole 64-byte lines of four equally long byte columns together, prefetching
 /// ahead as the kernels do: how many bytes of each it covered, and the XOR of the lines
 /// (nothing without AVX-512: the caller's word loop then reads everything).
 fn read_lines(cols: [&[u8]; 4]) -> (usize, [u8; 64]) {
@@ -673,9 +671,9 @@ fn read_lines(cols: [&[u8]; 4]) -> (usize, [u8; 64]) {
 }
 
 /// Calls `f` with the same 64-byte stretch of each of four equally long columns in turn (the
-/// last stretch shorter), having asked for the stretches 2 KiB ahead first, as the kernels'
-/// loops prefetch large columns (`buffers::for_each_column_chunk`): the ceilings read the
-/// input as fast as the kernels can, not slower.
+/// last stretch shorter), having asked for the stretches `PREFETCH_AHEAD` bytes ahead first,
+/// as the kernels' loops prefetch large columns (`buffers::for_each_column_chunk`): the
+/// ceilings read the input as fast as the kernels can, not slower.
 #[inline(always)]
 fn for_lines<W: Pod>(cols: [&[W]; 4], mut f: impl FnMut([&[W]; 4])) {
     let line = (64 / size_of::<W>()).max(1);
@@ -684,25 +682,11 @@ fn for_lines<W: Pod>(cols: [&[W]; 4], mut f: impl FnMut([&[W]; 4])) {
     while i < n {
         let end = (i + line).min(n);
         for c in cols {
-            prefetch(c.as_ptr().wrapping_add(i).cast(), PREFETCH_AHEAD);
+            prefetch(c.as_ptr().wrapping_add(i), PREFETCH_AHEAD);
         }
         f(cols.map(|c| &c[i..end]));
         i = end;
     }
-}
-
-/// A prefetch of the line `ahead` bytes past `p`: a hint, which never faults.
-#[inline(always)]
-fn prefetch(p: *const u8, ahead: usize) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing and never faults, whatever the address; the pointer is
-    // formed with `wrapping_add`, defined wherever it points. SSE is part of x86-64.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(ahead).cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (p, ahead);
 }
 
 /// The median of some durations (the mean of the middle two for an even count).
