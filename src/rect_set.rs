@@ -47,9 +47,9 @@ const BLOCK: usize = 4096;
 /// A bin is about this many times the mean rect's width and height (README "Many rects").
 /// Measured 2026-11-27 (`cargo bench --bench rect_set`, 1M road-like segments × 100K rects,
 /// one thread, three runs, K segments/s): 0.25 → 1,144; **0.5 → 1,241, 1,130, 1,129**; 1 →
-/// 890, 856, 910; 2 → 569, 456, 377. With the one-pass kernel the pairs' clip got cheaper and finer bins
-/// (fewer candidates per segment) pay; on 2026-11-22, against the older kernel under a heavy
-/// load, 0.5 and 1 had been even (143 and 140).
+/// 890, 856, 910; 2 → 569, 456, 377. With the one-pass kernel the pairs' clip got cheaper,
+/// and finer bins (fewer candidates per segment) pay; on 2026-11-22, against the older kernel
+/// under a heavy load, 0.5 and 1 had been even (143 and 140).
 const BIN_SCALE: f64 = 0.5;
 
 /// The margin of the walk, in ulps of the float type times the coordinates' magnitude: covers

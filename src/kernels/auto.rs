@@ -14,8 +14,8 @@
 //! rect anywhere: `compare`, f32, one thread, 2026-11-27, `simd-slab` / `hybrid` (Mseg/s): 64K
 //! road-like 3,877 / 2,283, random-walk 3,759 / 2,327, tracks 3,715 / 2,145; 16M 2,172 / 1,785,
 //! 1,909 / 1,593, 2,084 / 1,676; at 1M on every workload of `compare --dist all` (README's
-//! chart, 2026-11-26: `simd-slab` 2.35–3.61 G, `hybrid` 1.35–2.23 G). It did win on 2026-11-24 at 1M (road-like 1,092 / 1,183) against the kernel of
-//! that day.
+//! chart, 2026-11-26: `simd-slab` 2.35–3.61 G, `hybrid` 1.35–2.23 G). It did win on
+//! 2026-11-24 at 1M (road-like 1,092 / 1,183) against the kernel of that day.
 
 use core::ops::Range;
 
