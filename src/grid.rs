@@ -10,21 +10,37 @@
 //!
 //! # Watertight pieces
 //!
-//! Each [`Piece`] is, bit for bit, the SPEC §1 clip of the segment against that cell's rect:
-//! its `t_entry`, `t_exit` and class come from the crate's own clip arithmetic (the boundary
-//! parameter of `axis_t`, the slab and the shared finishing step of `kernels/contract.rs`), never
-//! from an approximation of it. A boundary parameter depends only on the boundary value and the
-//! segment, so where a segment crosses from one cell into the next, the first piece's `t_exit`
-//! and the next piece's `t_entry` are the same float: no gap and no overlap, also through grid
-//! vertices (where the two cells beside the vertex each get a `Touches` piece, unless
-//! [`GridOptions::touches`] is off).
+//! Each [`Piece`] is, bit for bit, [`Grid::cell_clip`]: the SPEC §1 clip of the segment
+//! against that cell's rect, with the slivers below kept. Its `t_entry`, `t_exit` and class come
+//! from the crate's own clip arithmetic (the boundary parameter of `axis_t`, the slab and the
+//! shared finishing step of `kernels/contract.rs`), never from an approximation of it. A
+//! boundary parameter depends only on the boundary value and the segment, so where a segment
+//! crosses from one cell into the next, the first piece's `t_exit` and the next piece's
+//! `t_entry` are the same float: no gap and no overlap, also through grid vertices (where the two
+//! cells beside the vertex each get a `Touches` piece, unless [`GridOptions::touches`] is off).
+//!
+//! # Slivers
+//!
+//! SPEC §1 lets a clip drop a graze: with both ends outside, a rounded entry at or above
+//! `1 − 2ε` is a miss. A segment that ends a few ulps from a grid vertex can cross the cell
+//! before its end's cell over a rounded interval `[e, x]` inside `[1 − 2ε, 1)`, its neighbours'
+//! pieces ending at `e` and starting at `x`; dropping it would open a hole of an ulp or two
+//! (SPEC §7: the graze allowance never opens a gap in a grid). Such a cell is kept as a
+//! `Crosses` piece over `[e, x]`: a sliver is a cell whose clip misses, whose rounded interval has
+//! positive length, and whose entering bounds `P1` is not short of (a cell just beyond `P1`,
+//! which rounding can stretch over the last ulps before 1, is none: the end's cell already
+//! reaches 1). Each sliver is within §1's graze allowance, so it is a correct clip of its cell
+//! too; it only differs from what [`SlabScalar`](crate::SlabScalar) answers for that cell. Near
+//! `t = 0` there are none: the parameters are exact in sign there.
 //!
 //! # Traversal
 //!
 //! Three paths, tried in turn; each computes every parameter of a grid line by the clip's own
 //! expression `(xs[k] − x0)·(1/dx)` (`line_t`), once, shared by the two cells beside the line,
 //! so the pieces do not depend on the path, and each costs in proportion to the pieces, not to
-//! `nx × ny`:
+//! `nx × ny` nor to the lines a long segment crosses beside the grid (the walks skip the lines
+//! whose parameters lie before the grid's rect is entered or after it is left, found by
+//! bisection; the sweep only sweeps the part of the segment in the grid's rect):
 //!
 //! 1. **The direct walk** (`grid/direct.rs`), for the usual segment: `dx` and `dy` nonzero and
 //!    in the clip's fast range, neither end on a grid line, its crossings distinct. Its ends'
@@ -86,10 +102,10 @@
 use crate::buffers::SegmentSource;
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
-use crate::kernels::contract::RectLanes;
+use crate::kernels::contract::{Finished, RectLanes};
 use crate::kernels::simd_slab::{gather_chunk, load_chunk};
 use crate::kernels::slab::slab_clip;
-use crate::kernels::{ClipKernel, SlabScalar};
+use crate::kernels::Clip;
 use crate::real::{write_as, Lane, Real, INDEX_BITS};
 
 mod blocks;
@@ -302,13 +318,22 @@ impl<F: Real> Grid<F> {
             .expect("grid boundaries are finite and increasing")
     }
 
+    /// The clip of `seg` against cell `(ix, iy)` as the grid cuts it: SPEC §1's clip, and a
+    /// sliver near the segment's end that §1's graze allowance would drop kept (see the
+    /// [module docs](self), "Slivers"). Every piece [`Grid::pieces`] gives is this clip, bit for
+    /// bit. Panics when the cell is not in the grid.
+    pub fn cell_clip(&self, ix: usize, iy: usize, seg: &Segment<F>) -> Clip<F> {
+        let r = RectLanes::splat(&self.cell(ix, iy));
+        Clip::from_finished(keep_slivers(&r, seg, slab_clip(&r, seg)))
+    }
+
     /// The clipped segment of `piece` (of segment `seg`): `P(t_entry) → P(t_exit)` with SPEC §1's
     /// guarantees against its cell. An endpoint inside comes back bit for bit, an endpoint cut by
     /// a grid line has exactly that line's boundary value as one coordinate, and every point lies
     /// in the closed cell, so the pieces of a segment drawn end to end meet exactly.
     pub fn piece_segment(&self, piece: &Piece<F>, seg: &Segment<F>) -> Segment<F> {
-        let cell = self.cell(piece.ix as usize, piece.iy as usize);
-        SlabScalar::clip_one(&cell, seg).segment(&cell, seg)
+        let (ix, iy) = (piece.ix as usize, piece.iy as usize);
+        self.cell_clip(ix, iy, seg).segment(&self.cell(ix, iy), seg)
     }
 
     /// Every piece of every segment of `input`, segment by segment, each segment's in order
@@ -413,8 +438,10 @@ impl<F: Real> Grid<F> {
         let r = &self.rect;
         let (mut t0, mut t1) = (0.0, 1.0);
         if !(r.contains(seg.x0, seg.y0) && r.contains(seg.x1, seg.y1)) {
-            let clip = SlabScalar::clip_one(r, seg);
-            if !clip.is_hit() {
+            // With the slivers: a cell's sliver lies in the grid rect's own sliver or clip.
+            let lanes = RectLanes::splat(r);
+            let clip = keep_slivers(&lanes, seg, slab_clip(&lanes, seg));
+            if !clip.hit {
                 return;
             }
             (t0, t1) = (clip.t_entry.to_f64(), clip.t_exit.to_f64());
@@ -427,7 +454,7 @@ impl<F: Real> Grid<F> {
             .chain(&[r.xmin(), r.ymin(), r.xmax(), r.ymax()].map(Real::to_f64))
             .fold(0.0f64, |m, v| m.max(v.abs()));
         let pad = 64.0 * eps * scale;
-        let (dx, dy) = (p[2] - p[0], p[3] - p[1]);
+        let (dx, dy) = (0.5 * p[2] - 0.5 * p[0], 0.5 * p[3] - 0.5 * p[1]);
         let x_major = dx.abs() >= dy.abs();
         let sweep = if x_major {
             Sweep {
@@ -468,24 +495,33 @@ impl Sweep<'_> {
     /// Calls `visit(ia, ib)` for every cell within `pad` of the part `[t0, t1]` of the segment:
     /// columns in the direction of travel, and in each column the rows in the direction of
     /// travel.
+    ///
+    /// The arithmetic is on halved coordinates, so that no difference of two finite `f64`s
+    /// overflows (a segment across most of the `f64` range has `a1 − a0 = ∞`, which made every
+    /// column's rows those of `b0`); halving is exact here, since the pad dwarfs a subnormal's
+    /// lost bit.
     #[inline(always)]
     fn run(&self, t0: f64, t1: f64, pad: f64, mut visit: impl FnMut(u32, u32)) {
         let (a0, a1) = self.a;
         let (b0, b1) = self.b;
-        let (da, db) = (a1 - a0, b1 - b0);
-        let at = |t: f64, v0: f64, v1: f64, d: f64| {
+        let (ha, hb) = (0.5 * a1 - 0.5 * a0, 0.5 * b1 - 0.5 * b0);
+        let at = |t: f64, v0: f64, v1: f64, h: f64| {
             if t == 0.0 {
                 v0
             } else if t == 1.0 {
                 v1
             } else {
-                v0 + t * d
+                v0 + t * h + t * h
             }
         };
-        let (s, e) = (at(t0, a0, a1, da), at(t1, a0, a1, da));
+        let (s, e) = (at(t0, a0, a1, ha), at(t1, a0, a1, ha));
         let (amin, amax) = (s.min(e), s.max(e));
-        let slope = if da == 0.0 { 0.0 } else { db / da };
-        let b_at = |a: f64| b0 + (a - a0) * slope;
+        let slope = if ha == 0.0 { 0.0 } else { hb / ha };
+        let b_at = |a: f64| {
+            let h = (0.5 * a - 0.5 * a0) * slope;
+            b0 + h + h
+        };
+        let (da, db) = (ha, hb);
         let (first, last) = (
             first_cell(self.lines_a, amin - pad),
             last_cell(self.lines_a, amax + pad),
@@ -623,7 +659,7 @@ impl<F: Real> Candidates<F> {
                 xmax: F::load(&g[6]),
                 ymax: F::load(&g[7]),
             };
-            let f = slab_clip(&r, &s);
+            let f = keep_slivers(&r, &s, slab_clip(&r, &s));
             let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
             f.t_entry.write(&mut te);
             f.t_exit.write(&mut tx);
@@ -662,8 +698,11 @@ impl<F: Real> Candidates<F> {
     }
 }
 
-/// Insertion sort by (segment, t_entry, t_exit, cell index): linear on the sweep's output, which
-/// is in this order but for ties near vertices. (Pieces are hits, so their parameters are not NaN.)
+/// Sorts by (segment, t_entry, t_exit, cell index). The standard stable sort: linear on the
+/// walk's and the sweep's output, which is in this order but for runs of ties near vertices,
+/// and `n log n` at worst (an insertion sort would be quadratic on a long run of ties: a segment
+/// whose million crossings of a grid far finer than its `t` resolution round to one parameter
+/// comes out in reverse cell order). Pieces are hits, so their parameters are not NaN.
 fn sort_along<F: Real>(p: &mut [Piece<F>], nx: usize) {
     let key = |q: &Piece<F>| {
         (
@@ -673,13 +712,45 @@ fn sort_along<F: Real>(p: &mut [Piece<F>], nx: usize) {
             q.iy as usize * nx + q.ix as usize,
         )
     };
-    let less =
-        |a: &Piece<F>, b: &Piece<F>| key(a).partial_cmp(&key(b)) == Some(core::cmp::Ordering::Less);
-    for i in 1..p.len() {
-        let mut j = i;
-        while j > 0 && less(&p[j], &p[j - 1]) {
-            p.swap(j, j - 1);
-            j -= 1;
-        }
+    p.sort_by(|a, b| {
+        key(a)
+            .partial_cmp(&key(b))
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
+}
+
+/// SPEC §7's rule for grids: `f`, the §1 clip of `s` against cell `r`, with the slivers kept.
+///
+/// §1 lets a clip drop a graze whose rounded entry is at or above `1 − 2ε` when both ends are
+/// outside. In a grid that can open a hole: where a segment ends a few ulps from a grid vertex,
+/// the cell it crosses just before its end's cell may have a rounded interval `[e, x]` with
+/// `1 − 2ε ≤ e < x < 1`, between its neighbours' pieces, which end at `e` and start at `x`.
+/// Such a cell is kept as a `Crosses` piece over `[e, x]`, so consecutive pieces share their
+/// parameter. A cell is a sliver when the clip misses it, its rounded interval has positive
+/// length, and `P1` is not short of a bound the segment enters the cell through (a cell beyond
+/// `P1`, whose interval rounding stretched over the last ulps before 1, is no sliver: the end's
+/// cell already reaches 1). The cell's rounded parameters are the ones its neighbours share
+/// (`hit_t`: the walk, the sweep and the slab clip give them the same bits).
+#[inline(always)]
+pub(crate) fn keep_slivers<L: Lane>(
+    r: &RectLanes<L>,
+    s: &Segment<L>,
+    f: Finished<L>,
+) -> Finished<L> {
+    let (e, x) = f.hit_t;
+    let maybe = f.valid & !f.hit & e.lt(x);
+    if !L::any(maybe) {
+        return f;
+    }
+    let short = (s.x0.lt(s.x1) & s.x1.lt(r.xmin))
+        | (s.x1.lt(s.x0) & r.xmax.lt(s.x1))
+        | (s.y0.lt(s.y1) & s.y1.lt(r.ymin))
+        | (s.y1.lt(s.y0) & r.ymax.lt(s.y1));
+    let sliver = maybe & !short;
+    Finished {
+        t_entry: L::select(sliver, e, f.t_entry),
+        t_exit: L::select(sliver, x, f.t_exit),
+        hit: f.hit | sliver,
+        ..f
     }
 }

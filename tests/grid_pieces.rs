@@ -1,13 +1,16 @@
 //! Grid traversal (`slabclip::grid`) against brute force: every segment clipped by every cell
-//! separately with the library's own one-segment clip, compared bit for bit, on random and on
-//! adversarial scenes (through vertices, along lines, endpoints on lines, leaving and entering
-//! the grid, zero length, NaN and ±∞, ±0.0), for both precisions and every option; the batch
-//! under 1, 2 and 3 threads; and the watertight property stated directly.
+//! separately with the grid's one-cell clip (`Grid::cell_clip`: the library's SPEC §1 clip, with
+//! the slivers kept), compared bit for bit, on random and on adversarial scenes (through
+//! vertices, along lines, endpoints on lines and within ulps of vertices, leaving and entering
+//! the grid, passing beside it, zero length, NaN and ±∞, ±0.0, coordinate differences that
+//! overflow), for both precisions and every option; the batch under 1, 2 and 3 threads; and the
+//! watertight property stated directly, every piece held to SPEC §1 against exact arithmetic.
 
 use core::ops::RangeInclusive;
 
 use proptest::prelude::*;
 use slabclip::grid::{Grid, GridOptions, Lines, Piece};
+use slabclip::reference::exact;
 use slabclip::workload::SplitMix64;
 use slabclip::{Class, ClipKernel, Real, Rect, Segment, SlabScalar};
 
@@ -51,7 +54,7 @@ fn brute_over<F: Real>(
         let (columns, rows) = near(s);
         for iy in rows {
             for ix in columns.clone() {
-                let c = SlabScalar::clip_one(&grid.cell(ix, iy), s);
+                let c = grid.cell_clip(ix, iy, s);
                 if !c.is_hit() || (!o.touches && c.class == Class::Touches) {
                     continue;
                 }
@@ -724,4 +727,254 @@ fn big_grid_scene<F: Real>() {
 fn big_grids_walk_alone_and_match_brute_force() {
     big_grid_scene::<f32>();
     big_grid_scene::<f64>();
+}
+
+/// `v` moved by `k` floats of `F` (up for `k > 0`).
+fn nudge<F: Real>(v: f64, k: i64) -> f64 {
+    let mut x = F::from_f64(v);
+    for _ in 0..k.unsigned_abs() {
+        x = if k > 0 {
+            x.next_up()
+        } else {
+            -((-x).next_up())
+        };
+    }
+    x.to_f64()
+}
+
+/// The watertight property of one segment's pieces, and every piece held to SPEC §1 against the
+/// exact clip of its cell: the pieces of positive length (one per distinct interval: a segment
+/// on a line has the same piece in both cells beside it) follow one another with no gap and no
+/// overlap, the first starting and the last ending where the grid rect's own clip (as a 1 × 1
+/// grid, slivers kept) does.
+fn assert_watertight<F: Real>(g: &Grid<F>, s: &Segment<F>, pieces: &[Piece<F>]) {
+    let whole = Grid::new(*g.rect(), 1, 1).unwrap().cell_clip(0, 0, s);
+    let mut spans: Vec<(F, F)> = pieces
+        .iter()
+        .filter(|p| p.t_entry < p.t_exit)
+        .map(|p| (p.t_entry, p.t_exit))
+        .collect();
+    spans.dedup();
+    for p in pieces {
+        let cell = g.cell(p.ix as usize, p.iy as usize);
+        exact(&cell, s)
+            .verify(p.t_entry, p.t_exit, p.class)
+            .unwrap_or_else(|e| panic!("{} {s:?} in cell {p:?}: {e}", F::DTYPE));
+    }
+    if !whole.is_hit() || whole.t_entry == whole.t_exit {
+        assert!(
+            spans.is_empty(),
+            "{} {s:?}: {spans:?} outside the grid's clip",
+            F::DTYPE
+        );
+        return;
+    }
+    let gap = |what: &str| {
+        panic!(
+            "{} {s:?}: {what} in {spans:?} (grid clip {whole:?})",
+            F::DTYPE
+        )
+    };
+    if spans.first().map(|p| p.0) != Some(whole.t_entry) {
+        gap("the first piece does not start where the segment enters the grid");
+    }
+    if spans.last().map(|p| p.1) != Some(whole.t_exit) {
+        gap("the last piece does not end where the segment leaves the grid");
+    }
+    if spans.windows(2).any(|w| w[0].1 != w[1].0) {
+        gap("a gap or an overlap between consecutive pieces");
+    }
+}
+
+/// Segments that end (or start) within four floats of a grid vertex in both coordinates, from
+/// every direction, the other end near another vertex or anywhere: where the cell passed just
+/// before the end's cell can be a sliver whose rounded entry lies within `2ε` of 1, which SPEC
+/// §1's graze allowance would let a per-cell clip drop. The pieces are the brute force's (with
+/// the slivers) and watertight, in both precisions.
+fn near_vertex_ends<F: Real>(seed: u64, per_grid: usize) {
+    let mut rng = SplitMix64::new(seed);
+    for (k, g) in grids::<F>().iter().enumerate() {
+        let xs: Vec<f64> = g.xs().iter().map(|v| v.to_f64()).collect();
+        let ys: Vec<f64> = g.ys().iter().map(|v| v.to_f64()).collect();
+        let r = g.rect();
+        let (x0, y0) = (r.xmin().to_f64(), r.ymin().to_f64());
+        let (w, h) = (r.xmax().to_f64() - x0, r.ymax().to_f64() - y0);
+        let vertex = |rng: &mut SplitMix64, spread: i64| {
+            let (i, j) = (rng.below(xs.len() as u64), rng.below(ys.len() as u64));
+            let k = |rng: &mut SplitMix64| rng.below(2 * spread as u64 + 1) as i64 - spread;
+            [
+                nudge::<F>(xs[i as usize], k(rng)),
+                nudge::<F>(ys[j as usize], k(rng)),
+            ]
+        };
+        let mut segs = Vec::new();
+        for _ in 0..per_grid {
+            let end = vertex(&mut rng, 4);
+            let other = match rng.below(3) {
+                0 => vertex(&mut rng, 4),
+                1 => vertex(&mut rng, 0),
+                _ => [x0 + w * rng.range(-0.3, 1.3), y0 + h * rng.range(-0.3, 1.3)],
+            };
+            segs.push(seg::<F>([other[0], other[1], end[0], end[1]]));
+            segs.push(seg::<F>([end[0], end[1], other[0], other[1]]));
+        }
+        check(g, &segs, &format!("near-vertex ends, grid {k}"));
+        let o = GridOptions {
+            lines: Lines::Closed,
+            touches: true,
+        };
+        let pieces = g.pieces(&segs[..], &o);
+        for (i, s) in segs.iter().enumerate() {
+            let mine: Vec<Piece<F>> = pieces.iter().filter(|p| p.segment == i).copied().collect();
+            assert_watertight(g, s, &mine);
+        }
+    }
+}
+
+#[test]
+fn near_vertex_ends_are_watertight_f32() {
+    near_vertex_ends::<f32>(41, 600);
+}
+
+#[test]
+fn near_vertex_ends_are_watertight_f64() {
+    near_vertex_ends::<f64>(43, 600);
+}
+
+/// Named cases: a segment ending a few ulps from a grid vertex whose last-but-one cell is a
+/// sliver of about one ulp (the exact clip crosses cell (2, 3) over `[1 − 2.2·10⁻¹⁶,
+/// 1 − 4.4·10⁻¹⁷]`); it is kept, between the pieces of cells (2, 2) and (1, 3).
+#[test]
+fn sliver_before_the_end_is_kept() {
+    let g = grid::<f64>([0.0, 0.0, 1.0, 1.0], 8, 8);
+    let s = seg::<f64>([
+        0.8750000000000006,
+        0.12499999999999999,
+        0.24999999999999997,
+        0.37500000000000006,
+    ]);
+    let p = g.segment_pieces(&s, &GridOptions::default());
+    let cells: Vec<(u32, u32)> = p.iter().map(|p| (p.ix, p.iy)).collect();
+    assert_eq!(&cells[cells.len() - 3..], [(2, 2), (2, 3), (1, 3)], "{p:?}");
+    let n = p.len();
+    assert_eq!(p[n - 3].t_exit, p[n - 2].t_entry);
+    assert_eq!(p[n - 2].t_exit, p[n - 1].t_entry);
+    assert_eq!(p[n - 2].class, Class::Crosses);
+    assert_watertight(&g, &s, &p);
+    // Reversed, the sliver is at the start: there the rounding is exact in sign, no sliver.
+    let r = Segment::new(s.x1, s.y1, s.x0, s.y0);
+    assert_watertight(&g, &r, &g.segment_pieces(&r, &GridOptions::default()));
+}
+
+/// Grids across most of the float range, where a segment's `x1 − x0` or `y1 − y0` overflows:
+/// the pieces are still every cell's clip (the named case lost cell (2, 0)).
+fn overflowing_differences<F: Real>(bounds: &[[f64; 4]], cells: &[(usize, usize)]) {
+    let mut rng = SplitMix64::new(5);
+    for (b, &(nx, ny)) in bounds.iter().zip(cells) {
+        let g = grid::<F>(*b, nx, ny);
+        let xs: Vec<f64> = g.xs().iter().map(|v| v.to_f64()).collect();
+        let ys: Vec<f64> = g.ys().iter().map(|v| v.to_f64()).collect();
+        let pick = |rng: &mut SplitMix64, v: &[f64]| v[rng.below(v.len() as u64) as usize];
+        let mut segs = Vec::new();
+        for _ in 0..300 {
+            // Across the grid from edge to edge, between vertices, and from anywhere to
+            // anywhere: most differences overflow.
+            let u = |rng: &mut SplitMix64, lo: f64, hi: f64| lo + (hi - lo) * rng.range(0.0, 1.0);
+            let a = [u(&mut rng, b[0], b[2]), u(&mut rng, b[1], b[3])];
+            let c = [u(&mut rng, b[0], b[2]), u(&mut rng, b[1], b[3])];
+            segs.push(seg::<F>([a[0], a[1], c[0], c[1]]));
+            segs.push(seg::<F>([b[0], a[1], b[2], c[1]]));
+            segs.push(seg::<F>([a[0], b[3], c[0], b[1]]));
+            let (v, w) = (
+                [pick(&mut rng, &xs), pick(&mut rng, &ys)],
+                [pick(&mut rng, &xs), pick(&mut rng, &ys)],
+            );
+            segs.push(seg::<F>([v[0], v[1], w[0], w[1]]));
+            segs.push(seg::<F>([v[0], a[1], w[0], a[1]]));
+        }
+        check(&g, &segs, &format!("overflowing differences, grid {b:?}"));
+    }
+}
+
+#[test]
+fn overflowing_differences_match_brute_force() {
+    overflowing_differences::<f64>(
+        &[
+            [-1.5e308, -1e308, 1.6e308, 1e308],
+            [-1.7e308, -1.7e308, 1.7e308, 1.7e308],
+            [-1e308, 1e307, 1e308, 1.7e308],
+        ],
+        &[(5, 3), (7, 7), (6, 2)],
+    );
+    overflowing_differences::<f32>(
+        &[[-3e38, -3e38, 3e38, 3e38], [-3.4e38, -1e38, 3.4e38, 2e38]],
+        &[(6, 4), (5, 5)],
+    );
+    let g = grid::<f64>([-1.5e308, -1e308, 1.6e308, 1e308], 5, 3);
+    let s = seg::<f64>([
+        -1.5e308,
+        3.3333333333333317e307,
+        9.799999999999991e307,
+        -7.777777777777778e307,
+    ]);
+    let p = g.segment_pieces(&s, &GridOptions::default());
+    assert!(p.iter().any(|p| (p.ix, p.iy) == (2, 0)), "{p:?}");
+}
+
+/// Segments much longer than a fine grid, crossing one of its corners or passing beside it:
+/// most lines they cross lie beside the grid, and are skipped by the walks (the cost follows
+/// the pieces). The pieces are still the brute force's, and watertight.
+fn beside_the_grid<F: Real>() {
+    let g = grid::<F>([0.0, 0.0, 1.0, 1.0], 150, 130);
+    let mut rng = SplitMix64::new(17);
+    let mut segs = Vec::new();
+    for _ in 0..60 {
+        // Through a corner region: from far away on one side to far away on the other.
+        let (cx, cy) = (
+            [0.0, 1.0][rng.below(2) as usize],
+            [0.0, 1.0][rng.below(2) as usize],
+        );
+        let (ax, ay) = (cx + rng.range(-0.05, 0.05), cy + rng.range(-0.05, 0.05));
+        let dir = rng.range(0.0, core::f64::consts::TAU);
+        let (dx, dy) = (dir.cos(), dir.sin());
+        let (far, near) = (rng.range(20.0, 80.0), rng.range(0.0, 0.3));
+        segs.push(seg::<F>([
+            ax - far * dx,
+            ay - far * dy,
+            ax + far * dx,
+            ay + far * dy,
+        ]));
+        segs.push(seg::<F>([
+            ax - far * dx,
+            ay - far * dy,
+            ax + near * dx,
+            ay + near * dy,
+        ]));
+        segs.push(seg::<F>([
+            ax + near * dx,
+            ay + near * dy,
+            ax - far * dx,
+            ay - far * dy,
+        ]));
+        // Through grid vertices extended (ties: the walk), from far outside.
+        let (i, j) = (rng.below(151) as f64 / 150.0, rng.below(131) as f64 / 130.0);
+        segs.push(seg::<F>([i - 40.0, j - 40.0, i + 0.5, j + 0.5]));
+        segs.push(seg::<F>([-50.0, j, 60.0, j + 1e-3]));
+    }
+    check(&g, &segs, "beside the grid");
+    let pieces = g.pieces(&segs[..], &GridOptions::default());
+    for (i, s) in segs.iter().enumerate() {
+        let mine: Vec<Piece<F>> = pieces.iter().filter(|p| p.segment == i).copied().collect();
+        assert_watertight(&g, s, &mine);
+    }
+}
+
+#[test]
+fn segments_beside_the_grid_match_brute_force_f32() {
+    beside_the_grid::<f32>();
+}
+
+#[test]
+fn segments_beside_the_grid_match_brute_force_f64() {
+    beside_the_grid::<f64>();
 }

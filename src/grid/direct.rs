@@ -122,6 +122,16 @@ impl<F: Real> Grid<F> {
         let (Some(px0), Some(py0), Some(px1), Some(py1)) = ends else {
             return false;
         };
+        // Lines crossed before the segment enters the grid's rect or after it leaves lie beside
+        // the grid (the other axis is in a virtual cell there): skip them, so that the cost
+        // follows the pieces rather than the lines ([`window`]).
+        let ((px0, px1), (py0, py1)) = if px0.abs_diff(px1) + py0.abs_diff(py1) > 2 * LONG {
+            let (wx, wy) = (self.x_axis(s.x0, rx), self.y_axis(s.y0, ry));
+            let (lo, hi) = (wx.near.max_any(wy.near), wx.far.min_any(wy.far));
+            (wx.window((px0, px1), lo, hi), wy.window((py0, py1), lo, hi))
+        } else {
+            ((px0, px1), (py0, py1))
+        };
         let cx = crossings(&self.xs, s.x0, rx, px0, px1, &mut scratch.x);
         let cy = crossings(&self.ys, s.y0, ry, py0, py1, &mut scratch.y);
         let (xt, yt) = (&scratch.x[..], &scratch.y[..]);
@@ -179,6 +189,79 @@ impl<F: Real> Grid<F> {
         unsafe { out.set_len(start + kept) };
         true
     }
+}
+
+/// One axis of a segment for [`Grid::direct`]: its lines' parameters `t(k) = line_t(lines[k],
+/// p0, r)`, and those of the grid's two outer lines in the order met (`near`, `far`).
+struct Axis<'a, F> {
+    lines: &'a [F],
+    p0: F,
+    r: F,
+    near: F,
+    far: F,
+}
+
+impl<F: Real> Grid<F> {
+    fn x_axis(&self, p0: F, r: F) -> Axis<'_, F> {
+        Axis::new(&self.xs, p0, r)
+    }
+
+    fn y_axis(&self, p0: F, r: F) -> Axis<'_, F> {
+        Axis::new(&self.ys, p0, r)
+    }
+}
+
+impl<'a, F: Real> Axis<'a, F> {
+    fn new(lines: &'a [F], p0: F, r: F) -> Self {
+        let (a, b) = (lines[0], lines[lines.len() - 1]);
+        let (first, last) = if F::ZERO < r { (a, b) } else { (b, a) };
+        Axis {
+            lines,
+            p0,
+            r,
+            near: line_t(first, p0, r),
+            far: line_t(last, p0, r),
+        }
+    }
+
+    /// The positions `(from, to)` ([`position`]) narrowed to the lines whose parameters lie in
+    /// `[lo, hi]`, where `lo` and `hi` are the parameters at which the segment enters and
+    /// leaves the grid's rect (`max` of the axes' `near`, `min` of their `far`): a line crossed
+    /// before `lo` or after `hi` is crossed while the other axis is beyond the grid, so every
+    /// piece around it is in a virtual cell and dropped. Skipping it moves the position just
+    /// as crossing it would, and the parameters compared are the very ones the crossings
+    /// list holds, so the pieces kept are the same. Found by bisection: parameters are
+    /// monotone along the lines.
+    fn window(&self, (from, to): (usize, usize), lo: F, hi: F) -> (usize, usize) {
+        let t = |i: usize| line_t(self.lines[i], self.p0, self.r);
+        // The lines strictly between the positions, in the order met: `from..to` going up,
+        // `to..from` reversed going down; `at(j)` is the `j`-th met.
+        let up = from <= to;
+        let count = from.abs_diff(to);
+        let at = |j: usize| if up { t(from + j) } else { t(from - 1 - j) };
+        let first = partition(count, |j| at(j) < lo);
+        let last = partition(count, |j| at(j) <= hi).max(first);
+        if up {
+            (from + first, from + last)
+        } else {
+            (from - first, from - last)
+        }
+    }
+}
+
+/// The number of leading `j` in `0..n` for which `before(j)` holds, `before` being true then
+/// false along `0..n`.
+pub(super) fn partition(n: usize, before: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// The cell the even spacing guesses for `v`, floored and clamped to the grid, as a biased

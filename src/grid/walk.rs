@@ -32,7 +32,7 @@
 //! cost grows with the pieces, not with `nx × ny`. Cells it lists in excess (a corner passed at a
 //! distance of a few ulps, cells around `P1`) are misses to `finish` and dropped; ties (a vertex,
 //! where the two cells beside it get `Touches` pieces) come out in walk order and the segment's
-//! pieces are then put in the documented order by the same insertion sort as the sweep's.
+//! pieces are then put in the documented order by the same sort as the sweep's.
 
 use super::{sort_along, Grid, GridOptions, Piece};
 use crate::geom::{Class, Segment};
@@ -94,21 +94,24 @@ impl<F: Real> Axis<'_, F> {
         }
     }
 
-    /// The first cell (as `m`, in the order met) whose parameter interval reaches `[0, 1]`
-    /// (`t(m+1) ≥ 0` and `t(m) ≤ 1`, that is `t(m) ≤ ONE_REACH` rounded: a line through `P1`
-    /// may round above 1) with `t(m)` and `t(m+1)`, or `None`; `g` is a guess.
+    /// The first cell (as `m`, in the order met) whose parameter interval reaches `[floor, 1]`
+    /// (`t(m+1) ≥ floor` and `t(m) ≤ 1`, that is `t(m) ≤ ONE_REACH` rounded: a line through
+    /// `P1` may round above 1) with `t(m)` and `t(m+1)`, or `None`; `g` is a guess. `floor` is
+    /// at least 0: where the segment enters the grid's rect ([`Grid::floor`]), so that cells
+    /// passed beside the grid cost nothing. A guess that is off (a segment starting far
+    /// outside) is mended by bisection, not by a walk along the lines.
     #[inline(always)]
-    pub fn first(&self, g: usize) -> Option<(usize, F, F)> {
-        let (zero, reach) = (F::ZERO, F::ONE_REACH);
-        let mut m = g;
-        while m > 0 && self.t(m) >= zero {
-            m -= 1;
-        }
-        while m + 1 < self.n && self.t(m + 1) < zero {
-            m += 1;
-        }
+    pub fn first(&self, g: usize, floor: F) -> Option<(usize, F, F)> {
+        let reach = F::ONE_REACH;
+        let before = |m: usize| self.t(m + 1) < floor;
+        let fits = |m: usize| !before(m) && (m == 0 || before(m - 1));
+        let m = if fits(g) {
+            g
+        } else {
+            super::direct::partition(self.n - 1, before)
+        };
         let (t0, t1) = (self.t(m), self.t(m + 1));
-        (zero <= t1 && t0 <= reach).then_some((m, t0, t1))
+        (floor <= t1 && t0 <= reach).then_some((m, t0, t1))
     }
 
     /// Whether the cell after `m`, whose lower parameter is `t1 = t(m+1)`, reaches `[0, 1]`.
@@ -122,10 +125,10 @@ impl<F: Real> Axis<'_, F> {
     /// `buf` the `(t, c(t))` of their bounding lines in the order met (one more than cells), each
     /// computed once; `None` when there is no such cell. `g` is a guess for the first.
     #[inline(always)]
-    fn lines(&self, g: usize, buf: &mut Vec<(F, F)>) -> Option<usize> {
+    fn lines(&self, g: usize, floor: F, buf: &mut Vec<(F, F)>) -> Option<usize> {
         let reach = F::ONE_REACH;
         let n = self.n;
-        let (m, t0, t1) = self.first(g)?;
+        let (m, t0, t1) = self.first(g, floor)?;
         let c = |t: F| (t, clamp_below_one(t));
         buf.clear();
         buf.push(c(t0));
@@ -139,6 +142,16 @@ impl<F: Real> Axis<'_, F> {
         }
         Some(m)
     }
+}
+
+/// The least parameter a cell's interval must reach to meet the other axis's: where the
+/// segment enters the grid's rect, `max(t(first line met) of each axis, 0)`, clamped below 1 as
+/// the walk compares. A column whose interval ends before it ends before every row's begins
+/// (the rows' lower parameters are at least the first row line's), so the walk would step past
+/// it; likewise a row.
+#[inline(always)]
+fn floor<F: Real>(ax: &Axis<'_, F>, ay: &Axis<'_, F>) -> F {
+    clamp_below_one(ax.t(0).max_any(ay.t(0)).max_any(F::ZERO))
 }
 
 /// `(1/dx, 1/dy)` of a segment the walks take (`dx` and `dy` nonzero and in [`in_range`]), or
@@ -207,7 +220,8 @@ impl<F: Real> Grid<F> {
         ay: &Axis<'_, F>,
     ) -> Result<(usize, F, F, usize, F, F), MergeEnd> {
         let c = clamp_below_one::<F>;
-        let first = |a: &Axis<'_, F>, lines, p0| a.first(guess_met(lines, p0, a.up));
+        let floor = floor(ax, ay);
+        let first = |a: &Axis<'_, F>, lines, p0| a.first(guess_met(lines, p0, a.up), floor);
         let (mut m, mut xa, mut xb) = first(ax, &self.xs64, s.x0).ok_or(MergeEnd::Done)?;
         let (mut k, mut ya, mut yb) = first(ay, &self.ys64, s.y0).ok_or(MergeEnd::Done)?;
         // To the first pair of intervals that meet; none: no cell can be a hit.
@@ -293,10 +307,13 @@ impl<F: Real> Grid<F> {
         scratch: &mut Scratch<F>,
         out: &mut Vec<Piece<F>>,
     ) {
-        let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), &mut scratch.tx) else {
+        let floor = floor(ax, ay);
+        let Some(col0) = ax.lines(guess_met(&self.xs64, s.x0, ax.up), floor, &mut scratch.tx)
+        else {
             return;
         };
-        let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), &mut scratch.ty) else {
+        let Some(row0) = ay.lines(guess_met(&self.ys64, s.y0, ay.up), floor, &mut scratch.ty)
+        else {
             return;
         };
         let (tx, ty) = (&scratch.tx[..], &scratch.ty[..]);
@@ -407,5 +424,5 @@ fn cell_clip<L: Lane>(
     } else {
         (!yes, !yes)
     };
-    finish_known(|| *r, s, raw, start_in, end_in)
+    super::keep_slivers(r, s, finish_known(|| *r, s, raw, start_in, end_in))
 }

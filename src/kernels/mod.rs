@@ -59,7 +59,7 @@ pub struct Clip<F> {
 }
 
 impl<F: Real> Clip<F> {
-    fn from_finished(f: Finished<F>) -> Self {
+    pub(crate) fn from_finished(f: Finished<F>) -> Self {
         Clip {
             t_entry: f.t_entry,
             t_exit: f.t_exit,
