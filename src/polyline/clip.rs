@@ -202,8 +202,7 @@ impl<'l, 'a, 'r, F: Real> Spans<'l, 'a, 'r, F> {
             }
             Where::Mixed => {
                 let joins = self.queued.last().is_some_and(|q| {
-                    q.vertices.end == line.vertices.start
-                        && matches!(self.rects, RectsFor::One(_))
+                    q.vertices.end == line.vertices.start && matches!(self.rects, RectsFor::One(_))
                 });
                 if !joins {
                     self.flush(out);

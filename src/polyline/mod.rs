@@ -483,11 +483,8 @@ impl<F: Real> Layout<'_, '_, F> {
 
     /// Runs `work` on every block (on rayon's pool when there are several and threads to run
     /// them) and joins the answers into `out` in block order.
-    fn run(
-        &self,
-        out: &mut Parts<F>,
-        work: impl Fn(Range<usize>, &mut Parts<F>) + Sync + Send,
-    ) where
+    fn run(&self, out: &mut Parts<F>, work: impl Fn(Range<usize>, &mut Parts<F>) + Sync + Send)
+    where
         F: Real,
     {
         out.clear();
@@ -688,5 +685,84 @@ impl<F: Copy> Parts<F> {
         p.geometry.extend_from_slice(&q.geometry);
         p.ix.extend_from_slice(&q.ix);
         p.iy.extend_from_slice(&q.iy);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_tile_the_polylines_and_cut_only_between_them() {
+        // 3,000 polylines of 0 to 9 vertices (never 1).
+        let mut offsets = vec![0i64];
+        for j in 0..3000i64 {
+            let n = [0, 2, 5, 9][(j % 4) as usize];
+            offsets.push(offsets.last().unwrap() + n);
+        }
+        let xy = vec![0.0f32; 2 * *offsets.last().unwrap() as usize];
+        let lines = Polylines::interleaved(&xy, &offsets).unwrap();
+        let blocks = lines.layout().blocks();
+        assert!(blocks.len() > 1);
+        assert_eq!(blocks[0].start, 0);
+        assert_eq!(blocks.last().unwrap().end, 3000);
+        for w in blocks.windows(2) {
+            assert_eq!(w[0].end, w[1].start);
+        }
+        // Geometries over polylines 10..2990 only, some empty: each polyline once, with
+        // the geometry holding it.
+        let geo: Vec<i32> = (0..=2980)
+            .step_by(7)
+            .map(|g| 10 + g)
+            .chain([2990])
+            .collect();
+        let multi = MultiPolylines::new(lines, &geo).unwrap();
+        let layout = multi.layout();
+        let mut seen = Vec::new();
+        for b in layout.blocks() {
+            layout.for_each_line(b, |l| seen.push((l.index, l.item)));
+        }
+        let want: Vec<(usize, usize)> = (10..2990).map(|j| (j, (j - 10) / 7)).collect();
+        assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn appended_parts_shift_their_offsets() {
+        let mut a = Parts::<f64>::new();
+        a.coords.extend([0.0, 0.0, 1.0, 1.0]);
+        a.offsets.push(2);
+        a.polyline.push(0);
+        let mut b = a.clone();
+        b.polyline[0] = 7;
+        a.append(&b);
+        assert_eq!(a.offsets, [0, 2, 4]);
+        assert_eq!(a.part(1).polyline, 7);
+        assert_eq!(a.part(1).coords, [0.0, 0.0, 1.0, 1.0]);
+        a.clear();
+        assert_eq!((a.len(), a.offsets.as_slice()), (0, &[0i64][..]));
+    }
+
+    #[test]
+    fn vertex_pairs_are_columns_when_separated() {
+        let (x, y) = ([0.0f32, 1.0, 2.0], [5.0f32, 6.0, 7.0]);
+        let p = VertexPairs::new(Coords::Separated { x: &x, y: &y });
+        assert_eq!(p.len(), 2);
+        assert_eq!(p.segment(1), Segment::new(1.0, 6.0, 2.0, 7.0));
+        let c = p.columns().unwrap();
+        assert_eq!(c.segment(1), p.segment(1));
+        let xy = [0.0f32, 5.0, 1.0, 6.0, 2.0, 7.0];
+        let q = VertexPairs::new(Coords::Interleaved(&xy));
+        assert!(q.columns().is_none());
+        assert_eq!(q.segment(1), p.segment(1));
+        assert_eq!(VertexPairs::new(Coords::Interleaved(&xy[..0])).len(), 0);
+    }
+
+    #[test]
+    fn partition_finds_the_first_false() {
+        for n in 0..6 {
+            for k in 0..=n {
+                assert_eq!(partition(n, |i| i < k), k);
+            }
+        }
     }
 }
