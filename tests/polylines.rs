@@ -615,6 +615,15 @@ struct Open {
     grid_gap: bool,
 }
 
+impl Open {
+    fn say(&self) -> String {
+        format!(
+            "{} ({} ulps from a grid vertex, gap in the grid's pieces: {})",
+            self.what, self.ulps_from_vertex, self.grid_gap
+        )
+    }
+}
+
 fn ulps_from_vertex<F: Real>(g: &Grid<F>, (bx, by): (u64, u64)) -> u64 {
     let nearest = |b: u64, lines: &[F]| {
         lines
@@ -638,10 +647,11 @@ fn assert_watertight(checked: usize, open: &[Open]) {
          {gap} on polylines whose grid pieces leave a gap in t); first: {:?}; first with no \
          gap in the grid's pieces: {:?}",
         open.len(),
-        open.iter().take(3).collect::<Vec<_>>(),
+        open.iter().take(3).map(Open::say).collect::<Vec<_>>(),
         open.iter()
             .filter(|o| !o.grid_gap)
             .take(3)
+            .map(Open::say)
             .collect::<Vec<_>>()
     );
 }
@@ -1132,7 +1142,7 @@ fn named_cases_f32() {
         vec![(-3e38, 0.0), (3e38, 0.0)],
         vec![(3e38, 0.0), (-3e38, 0.0)],
     ] {
-        let sc = scene_of::<f32>(&[line.clone()]);
+        let sc = scene_of::<f32>(core::slice::from_ref(&line));
         let x = if line[0].0 < 0.0 {
             [-1e38, 1e38]
         } else {

@@ -255,7 +255,7 @@ impl<'l, 'a, 'r, F: Real> Spans<'l, 'a, 'r, F> {
             let mut j = Joiner::new(self.tag(&line), self.options.points);
             for i in line.vertices.start..line.vertices.end - 1 {
                 let (te, tx) = (self.t_entry[i - a], self.t_exit[i - a]);
-                if te != te {
+                if te.to_f64().is_nan() {
                     continue; // a miss, or a non-finite segment: no piece
                 }
                 let seg = coords.segment(i);

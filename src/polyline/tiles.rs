@@ -215,8 +215,8 @@ impl<F: Real> Work<'_, '_, '_, F> {
             self.mine.clear();
             if line.vertices.len() >= 2 {
                 match self.buffered {
-                    None => self.from_grid(&line, &mut cursor),
-                    Some(bc) => self.from_buffered(bc, &line),
+                    None => self.grid_pieces_of(&line, &mut cursor),
+                    Some(bc) => self.buffered_pieces_of(bc, &line),
                 }
             }
             self.join(&line, out);
@@ -226,7 +226,7 @@ impl<F: Real> Work<'_, '_, '_, F> {
 
     /// The polyline's pieces from the block's grid pieces (`cursor` walks them in segment
     /// order), with their endpoints, made watertight at shared parameters.
-    fn from_grid(&mut self, line: &Line, cursor: &mut usize) {
+    fn grid_pieces_of(&mut self, line: &Line, cursor: &mut usize) {
         let coords = self.layout.lines.coords();
         let last = line.vertices.end - 1;
         let nx = self.grid.nx() as u64;
@@ -298,7 +298,7 @@ impl<F: Real> Work<'_, '_, '_, F> {
 
     /// The polyline's pieces in the buffered cells: each finite segment clipped by every
     /// buffered cell it can reach.
-    fn from_buffered(&mut self, bc: &Buffered<F>, line: &Line) {
+    fn buffered_pieces_of(&mut self, bc: &Buffered<F>, line: &Line) {
         let coords = self.layout.lines.coords();
         let nx = self.grid.nx() as u64;
         for i in line.vertices.start..line.vertices.end - 1 {
