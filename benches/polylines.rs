@@ -77,6 +77,8 @@ fn polylines(c: &mut Criterion) {
     let mut g = c.benchmark_group("polylines/road-like-50/float32");
     g.throughput(Throughput::Elements(vertices));
     g.measurement_time(Duration::from_secs(4));
+    // A 1000 × 1000 tiling takes seconds per iteration on a shared machine: 20 samples.
+    g.sample_size(20);
     for (pool, threads) in pools.iter().zip([1, 2]) {
         let mut out = Parts::new();
         g.bench_function(
