@@ -104,6 +104,7 @@ pub mod geom;
 pub mod grid;
 pub mod io;
 pub mod kernels;
+pub mod polyline;
 pub mod real;
 pub mod rect_set;
 pub mod reference;
@@ -124,6 +125,10 @@ pub use grid::{Grid, GridOptions, Lines, Piece, PieceBlocks, PieceColumns};
 pub use kernels::{
     Algorithm, Clip, ClipKernel, CohenSutherland, Hybrid, LiangBarsky, SectorLut, SimdSlab,
     SlabScalar, PARALLEL_MIN,
+};
+pub use polyline::{
+    Coords, MultiPolylines, Offsets, Part, PartOptions, Parts, Points, Polylines, TileOptions,
+    VertexPairs,
 };
 pub use real::{Lane, Real};
 pub use rect_set::RectSet;

@@ -1,0 +1,115 @@
+//! Polylines per second (SPEC §7): `road-like` segments chained into polylines of 50 vertices,
+//! clipped to the workload's rect, and cut into tiles of 8 × 8 and 1000 × 1000 cells over
+//! `[-0.5, 1.5]²`, `f32`, one thread and two.
+//!
+//! ```text
+//! cargo bench --bench polylines
+//! ```
+//!
+//! The polylines are built once, outside the timed loop; the answer is written into one
+//! [`Parts`] reused between iterations, as a caller that clips every frame would. Throughput
+//! is in input vertices (criterion's "elements"). The part counts are checked to be the same on
+//! both thread counts before timing.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use slabclip::workload::Dist;
+use slabclip::{Grid, PartOptions, Parts, Polylines, Rect, SegmentSource, TileOptions};
+
+const SEED: u64 = 0x5EED_C11B;
+/// Input vertices.
+const N: usize = 1 << 20;
+const VERTICES: usize = 50;
+
+/// `road-like` segments chained into polylines of [`VERTICES`] vertices: each polyline is the
+/// start of its first segment and the ends of the next 49 (the workload's roads are chained,
+/// so these are its roads cut into pieces).
+fn roads() -> (Vec<f32>, Vec<i64>) {
+    let w = Dist::RoadLike.generate::<f32>(N, SEED);
+    let s = &w.segments;
+    let (mut xy, mut offsets) = (Vec::with_capacity(2 * N), vec![0i64]);
+    let mut i = 0;
+    while i + VERTICES - 1 <= s.len() {
+        let first = s.segment(i);
+        xy.extend_from_slice(&[first.x0, first.y0]);
+        for k in i..i + VERTICES - 1 {
+            let seg = s.segment(k);
+            xy.extend_from_slice(&[seg.x1, seg.y1]);
+        }
+        offsets.push((xy.len() / 2) as i64);
+        i += VERTICES - 1;
+    }
+    (xy, offsets)
+}
+
+fn polylines(c: &mut Criterion) {
+    let (xy, offsets) = roads();
+    let lines = Polylines::interleaved(&xy, &offsets).expect("valid offsets");
+    let rect = Dist::RoadLike.generate::<f32>(1, SEED).rect;
+    let pools: Vec<_> = [1, 2]
+        .map(|t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap()
+        })
+        .into();
+    let vertices = (xy.len() / 2) as u64;
+    let whole = Rect::new(-0.5f32, -0.5, 1.5, 1.5).unwrap();
+    let grids = [
+        ("tiles-8x8", Grid::new(whole, 8, 8).unwrap()),
+        ("tiles-1000x1000", Grid::new(whole, 1000, 1000).unwrap()),
+    ];
+    let options = PartOptions::default();
+    let counts: Vec<usize> = pools
+        .iter()
+        .map(|p| {
+            let mut out = Parts::new();
+            p.install(|| lines.clip(&rect, &options, &mut out));
+            out.len()
+        })
+        .collect();
+    assert_eq!(counts[0], counts[1]);
+    assert!(counts[0] > 1000, "{} parts", counts[0]);
+
+    let mut g = c.benchmark_group("polylines/road-like-50/float32");
+    g.throughput(Throughput::Elements(vertices));
+    g.measurement_time(Duration::from_secs(4));
+    // A 1000 × 1000 tiling takes seconds per iteration on a shared machine: 20 samples.
+    g.sample_size(20);
+    for (pool, threads) in pools.iter().zip([1, 2]) {
+        let mut out = Parts::new();
+        g.bench_function(
+            BenchmarkId::new("clip-rect", format!("{threads}-thread")),
+            |b| b.iter(|| pool.install(|| lines.clip(black_box(&rect), &options, &mut out))),
+        );
+        for (name, grid) in &grids {
+            let o = TileOptions::default();
+            g.bench_function(BenchmarkId::new(*name, format!("{threads}-thread")), |b| {
+                b.iter(|| {
+                    pool.install(|| lines.tiles(black_box(grid), &o, &mut out))
+                        .expect("valid options")
+                })
+            });
+        }
+        let buffered = TileOptions {
+            buffer: Some(0.01f32),
+            ..TileOptions::default()
+        };
+        g.bench_function(
+            BenchmarkId::new("tiles-8x8-buffer-0.01", format!("{threads}-thread")),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| lines.tiles(black_box(&grids[0].1), &buffered, &mut out))
+                        .expect("valid options")
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(benches, polylines);
+criterion_main!(benches);
