@@ -118,6 +118,10 @@ pub use buffers::{
     SegmentsMut, SegmentsRef, Window,
 };
 pub use cast::{ConvexPolygon, InsideMode, Ray, Rays, RaysRef, NO_HIT};
+pub use cast::{
+    visibility_polygon, visibility_polygons, VisibilityPolygons, VisibilityScratch,
+    VisibilityWalls,
+};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
 pub use grid::{Grid, GridOptions, Lines, Piece, PieceBlocks, PieceColumns};
