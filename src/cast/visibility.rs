@@ -49,12 +49,12 @@ use core::cmp::Ordering;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use rayon::prelude::*;
 
 use crate::buffers::SegmentsRef;
 use crate::error::Error;
-use crate::geom::{Rect, Segment};
+use crate::geom::{Class, Rect, Segment};
 use crate::kernels::Algorithm;
 use crate::real::Real;
 
@@ -324,12 +324,18 @@ impl<F: Real> VisibilityWalls<F> {
                 }
                 continue;
             }
-            if clip_piece(rect, a, b).is_some() {
-                kept.push([a, b]);
+            let meets_box = a.x.min(b.x) <= xmax
+                && a.x.max(b.x) >= xmin
+                && a.y.min(b.y) <= ymax
+                && a.y.max(b.y) >= ymin;
+            if meets_box {
                 checks.push((a, b, i));
             }
+            if clip_piece(rect, a, b).is_some() {
+                kept.push([a, b]);
+            }
         }
-        let split = split_walls::<F>(&kept);
+        let split = split_walls::<F>(rect, &kept);
         let mut pieces: Vec<[Pt; 2]> = split
             .into_iter()
             .filter_map(|[a, b]| clip_piece(rect, a, b))
@@ -486,8 +492,20 @@ impl<F: Real> VisibilityWalls<F> {
     }
 }
 
-/// The SPEC §1 clip of the wall `a → b` by `rect` when it has positive length and does not
-/// lie along the rect's boundary (a wall there blocks nothing inside).
+/// Whether the wall `a → b` is so much longer than the rect (or so far out of range) that
+/// `f64` arithmetic on its coordinates would lose the position of its piece inside: the
+/// rounding of the clip's `t` (SPEC §1) and of a crossing's parameter scale with the wall's
+/// length. Such walls are clipped and cut in exact arithmetic.
+fn is_long<F: Real>(rect: &Rect<F>, a: Pt, b: Pt) -> bool {
+    let extent = (rect.xmax().to_f64() - rect.xmin().to_f64()).max(rect.ymax().to_f64() - rect.ymin().to_f64());
+    let len = (b.x - a.x).abs().max((b.y - a.y).abs());
+    !(pt_fast(a) && pt_fast(b)) || !(len <= 4.0 * extent)
+}
+
+/// The clip of the wall `a → b` by `rect` when it has positive length and does not lie along
+/// the rect's boundary (a wall there blocks nothing inside): SPEC §1's clip (a cut point
+/// exactly on its edge, every point in the closed rect), or for a long wall ([`is_long`]) the
+/// exact clip of [`crate::reference`], its cut points rounded once (onto the edge exactly).
 fn clip_piece<F: Real>(rect: &Rect<F>, a: Pt, b: Pt) -> Option<[Pt; 2]> {
     let seg = Segment::new(
         F::from_f64(a.x),
@@ -495,24 +513,48 @@ fn clip_piece<F: Real>(rect: &Rect<F>, a: Pt, b: Pt) -> Option<[Pt; 2]> {
         F::from_f64(b.x),
         F::from_f64(b.y),
     );
-    let c = Algorithm::SlabScalar.clip_one(rect, &seg);
-    if !c.is_hit() {
-        return None;
-    }
-    let s = c.segment(rect, &seg);
-    let (p, q) = (
-        Pt::new(s.x0.to_f64(), s.y0.to_f64()),
-        Pt::new(s.x1.to_f64(), s.y1.to_f64()),
-    );
-    if p == q {
-        return None;
-    }
     let (xmin, ymin, xmax, ymax) = (
         rect.xmin().to_f64(),
         rect.ymin().to_f64(),
         rect.xmax().to_f64(),
         rect.ymax().to_f64(),
     );
+    let (p, q) = if is_long(rect, a, b) {
+        let e = crate::reference::exact(rect, &seg);
+        if !matches!(
+            e.class,
+            Class::Inside | Class::Enters | Class::Exits | Class::Crosses
+        ) {
+            return None;
+        }
+        let at = |t: &BigRational| -> Pt {
+            let c = |u: f64, v: f64, lo: f64, hi: f64| {
+                let x = q(u) + t * (q(v) - q(u));
+                F::from_f64(x.to_f64().unwrap_or(u)).to_f64().clamp(lo, hi)
+            };
+            Pt::new(c(a.x, b.x, xmin, xmax), c(a.y, b.y, ymin, ymax))
+        };
+        let p = if e.entry.is_zero() { a } else { at(&e.entry) };
+        let q = if e.exit == BigRational::one() {
+            b
+        } else {
+            at(&e.exit)
+        };
+        (p, q)
+    } else {
+        let c = Algorithm::SlabScalar.clip_one(rect, &seg);
+        if !c.is_hit() {
+            return None;
+        }
+        let s = c.segment(rect, &seg);
+        (
+            Pt::new(s.x0.to_f64(), s.y0.to_f64()),
+            Pt::new(s.x1.to_f64(), s.y1.to_f64()),
+        )
+    };
+    if p == q {
+        return None;
+    }
     let along = (p.x == q.x && (p.x == xmin || p.x == xmax))
         || (p.y == q.y && (p.y == ymin || p.y == ymax));
     (!along).then_some([p, q])
@@ -521,7 +563,7 @@ fn clip_piece<F: Real>(rect: &Rect<F>, a: Pt, b: Pt) -> Option<[Pt; 2]> {
 /// Splits the walls where two cross (at the crossing rounded to `F`), where an endpoint of one
 /// lies inside another, and where collinear walls overlap (at each other's endpoints). Pairs
 /// are found by sweeping the walls' boxes along x.
-fn split_walls<F: Real>(walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
+fn split_walls<F: Real>(rect: &Rect<F>, walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
     let n = walls.len();
     let bx = |w: &[Pt; 2]| {
         (
@@ -538,6 +580,7 @@ fn split_walls<F: Real>(walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
     for (k, &i) in order.iter().enumerate() {
         let wi = &walls[i as usize];
         let bi = bx(wi);
+        let long_i = is_long(rect, wi[0], wi[1]);
         for &j in &order[k + 1..] {
             let wj = &walls[j as usize];
             let bj = bx(wj);
@@ -547,8 +590,7 @@ fn split_walls<F: Real>(walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
             if bj.2 > bi.3 || bj.3 < bi.2 {
                 continue;
             }
-            let all_fast = wi.iter().chain(wj).all(|&p| pt_fast(p));
-            if all_fast {
+            if !(long_i || is_long(rect, wj[0], wj[1])) {
                 pair_cuts::<Fast, F>(i, wi, j, wj, &mut cuts);
             } else {
                 pair_cuts::<Exact, F>(i, wi, j, wj, &mut cuts);
