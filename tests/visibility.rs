@@ -31,7 +31,7 @@ type P = (f64, f64);
 
 fn safe(v: f64) -> bool {
     let a = v.abs();
-    a == 0.0 || (a >= 1e-90 && a <= 1e140)
+    a == 0.0 || (1e-90..=1e140).contains(&a)
 }
 
 /// The sign of `(b − a) × (c − a)`, exactly.
@@ -104,7 +104,10 @@ fn visible(o: P, p: P, rect: [f64; 4], walls: &[(P, P)]) -> bool {
             // Along the line o → p: the overlap of [o, p] and [a, b] by the larger axis.
             let ax = (p.0 - o.0).abs() >= (p.1 - o.1).abs();
             let k = |v: P| if ax { v.0 } else { v.1 };
-            let (lo, hi) = (k(a).min(k(b)).max(k(o).min(k(p))), k(a).max(k(b)).min(k(o).max(k(p))));
+            let (lo, hi) = (
+                k(a).min(k(b)).max(k(o).min(k(p))),
+                k(a).max(k(b)).min(k(o).max(k(p))),
+            );
             if lo < hi || (lo == hi && lo != k(p)) {
                 return false;
             }
@@ -245,7 +248,9 @@ fn crossing(l: &Line, m: &Line) -> Option<(Q, Q)> {
     if !(d1 * d2 < 0 && d3 * d4 < 0) {
         return None;
     }
-    let cr = |a: P, b: P, c: P| (q(b.0) - q(a.0)) * (q(c.1) - q(a.1)) - (q(b.1) - q(a.1)) * (q(c.0) - q(a.0));
+    let cr = |a: P, b: P, c: P| {
+        (q(b.0) - q(a.0)) * (q(c.1) - q(a.1)) - (q(b.1) - q(a.1)) * (q(c.0) - q(a.0))
+    };
     let da = cr(m.a, m.b, l.a);
     let db = cr(m.a, m.b, l.b);
     let s = &da / (&da - &db);
@@ -308,7 +313,10 @@ impl Scene {
                 if let Some((x, y)) = crossing(&l, &m) {
                     let approx = (x.to_f64().unwrap(), y.to_f64().unwrap());
                     let s = mag(&[l.a, l.b, m.a, m.b]);
-                    let sin = sine((l.b.0 - l.a.0, l.b.1 - l.a.1), (m.b.0 - m.a.0, m.b.1 - m.a.1));
+                    let sin = sine(
+                        (l.b.0 - l.a.0, l.b.1 - l.a.1),
+                        (m.b.0 - m.a.0, m.b.1 - m.a.1),
+                    );
                     let bound = ULPS * e * s / sin + floor_of::<F>();
                     lines[i].lean = lines[i].lean.max(bound);
                     lines[j].lean = lines[j].lean.max(bound);
@@ -473,11 +481,18 @@ fn check_polygon<F: Real>(
     samples: usize,
 ) -> Result<(), String> {
     let scene = Scene::new(o, rect, walls);
-    let poly: Vec<P> = poly.iter().map(|&(x, y)| (x.to_f64(), y.to_f64())).collect();
+    let poly: Vec<P> = poly
+        .iter()
+        .map(|&(x, y)| (x.to_f64(), y.to_f64()))
+        .collect();
     check_shape(&poly)?;
     let e = eps::<F>();
     let extent = (scene.rect[2] - scene.rect[0]).max(scene.rect[3] - scene.rect[1]);
-    let scale = mag(&[scene.o, (scene.rect[0], scene.rect[1]), (scene.rect[2], scene.rect[3])]);
+    let scale = mag(&[
+        scene.o,
+        (scene.rect[0], scene.rect[1]),
+        (scene.rect[2], scene.rect[3]),
+    ]);
     let mut margin = ULPS * e * scale + floor_of::<F>();
     for &v in &poly {
         if scene.inputs.contains(&v) {
@@ -485,7 +500,11 @@ fn check_polygon<F: Real>(
         }
         match scene.made_bound::<F>(v) {
             Some(b) => margin = margin.max(b),
-            None => return Err(format!("vertex {v:?} is neither an input point nor a made point")),
+            None => {
+                return Err(format!(
+                    "vertex {v:?} is neither an input point nor a made point"
+                ))
+            }
         }
     }
     let margin = 2.0 * margin;
@@ -554,11 +573,17 @@ fn check_polygon<F: Real>(
 }
 
 /// The polygon of `o` checked against the contract, or the error checked to be right.
-fn run<F: Real>(o: (F, F), rect: &Rect<F>, walls: &[Segment<F>], samples: usize) -> Result<(), String> {
+fn run<F: Real>(
+    o: (F, F),
+    rect: &Rect<F>,
+    walls: &[Segment<F>],
+    samples: usize,
+) -> Result<(), String> {
     let segs = Segments::from_rows(walls);
     let got = visibility_polygon(o, rect, &segs.as_ref());
     let scene = Scene::new(o, rect, walls);
-    let strictly_in = rect.xmin() < o.0 && o.0 < rect.xmax() && rect.ymin() < o.1 && o.1 < rect.ymax();
+    let strictly_in =
+        rect.xmin() < o.0 && o.0 < rect.xmax() && rect.ymin() < o.1 && o.1 < rect.ymax();
     let bad = !strictly_in || on_a_wall(scene.o, &scene.walls);
     match got {
         Err(err) if bad => {
@@ -573,17 +598,35 @@ fn run<F: Real>(o: (F, F), rect: &Rect<F>, walls: &[Segment<F>], samples: usize)
 
 fn segs<F: Real>(w: &[[f64; 4]]) -> Vec<Segment<F>> {
     w.iter()
-        .map(|s| Segment::new(F::from_f64(s[0]), F::from_f64(s[1]), F::from_f64(s[2]), F::from_f64(s[3])))
+        .map(|s| {
+            Segment::new(
+                F::from_f64(s[0]),
+                F::from_f64(s[1]),
+                F::from_f64(s[2]),
+                F::from_f64(s[3]),
+            )
+        })
         .collect()
 }
 
 fn rect<F: Real>(r: [f64; 4]) -> Rect<F> {
-    Rect::new(F::from_f64(r[0]), F::from_f64(r[1]), F::from_f64(r[2]), F::from_f64(r[3])).unwrap()
+    Rect::new(
+        F::from_f64(r[0]),
+        F::from_f64(r[1]),
+        F::from_f64(r[2]),
+        F::from_f64(r[3]),
+    )
+    .unwrap()
 }
 
 fn poly_of<F: Real>(o: (f64, f64), r: [f64; 4], w: &[[f64; 4]]) -> Vec<(F, F)> {
     let walls = Segments::from_rows(&segs::<F>(w));
-    visibility_polygon((F::from_f64(o.0), F::from_f64(o.1)), &rect(r), &walls.as_ref()).unwrap()
+    visibility_polygon(
+        (F::from_f64(o.0), F::from_f64(o.1)),
+        &rect(r),
+        &walls.as_ref(),
+    )
+    .unwrap()
 }
 
 fn f64s<F: Real>(p: &[(F, F)]) -> Vec<P> {
@@ -598,11 +641,20 @@ fn named<F: Real>(o: (f64, f64), r: [f64; 4], w: &[[f64; 4]], want: &[P]) {
     let rr = rect::<F>(r);
     run(of, &rr, &walls, 400).unwrap_or_else(|e| panic!("{} {o:?} {w:?}: {e}", F::DTYPE));
     let got = f64s(&poly_of::<F>(o, r, w));
-    assert_eq!(got.len(), want.len(), "{}: {got:?} against {want:?}", F::DTYPE);
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "{}: {got:?} against {want:?}",
+        F::DTYPE
+    );
     for (g, w) in got.iter().zip(want) {
         let close = |a: f64, b: f64| (a - b).abs() <= 2.0 * eps::<F>() * b.abs();
         let w = (F::from_f64(w.0).to_f64(), F::from_f64(w.1).to_f64());
-        assert!(close(g.0, w.0) && close(g.1, w.1), "{}: {got:?} against {want:?}", F::DTYPE);
+        assert!(
+            close(g.0, w.0) && close(g.1, w.1),
+            "{}: {got:?} against {want:?}",
+            F::DTYPE
+        );
     }
 }
 
@@ -629,7 +681,15 @@ fn a_ray_grazes_a_wall_endpoint() {
         (5.0, 5.0),
         R10,
         &[[6.0, 5.0, 6.0, 8.0]],
-        &[(10.0, 5.0), (6.0, 5.0), (6.0, 8.0), (5.0 + 5.0 / 3.0, 10.0), (0.0, 10.0), (0.0, 0.0), (10.0, 0.0)],
+        &[
+            (10.0, 5.0),
+            (6.0, 5.0),
+            (6.0, 8.0),
+            (5.0 + 5.0 / 3.0, 10.0),
+            (0.0, 10.0),
+            (0.0, 0.0),
+            (10.0, 0.0),
+        ],
     );
 }
 
@@ -641,12 +701,22 @@ fn a_closed_room_and_a_doorway() {
         [7.0, 7.0, 3.0, 7.0],
         [3.0, 7.0, 3.0, 3.0],
     ];
-    both((5.0, 5.0), R10, &room, &[(7.0, 7.0), (3.0, 7.0), (3.0, 3.0), (7.0, 3.0)]);
+    both(
+        (5.0, 5.0),
+        R10,
+        &room,
+        &[(7.0, 7.0), (3.0, 7.0), (3.0, 3.0), (7.0, 3.0)],
+    );
     // Walls given in any direction and order; the room seen from off-centre.
     let mut shuffled = room;
     shuffled.swap(0, 2);
     shuffled[1] = [7.0, 7.0, 7.0, 3.0];
-    both((4.0, 6.5), R10, &shuffled, &[(7.0, 7.0), (3.0, 7.0), (3.0, 3.0), (7.0, 3.0)]);
+    both(
+        (4.0, 6.5),
+        R10,
+        &shuffled,
+        &[(7.0, 7.0), (3.0, 7.0), (3.0, 3.0), (7.0, 3.0)],
+    );
     let door = [
         [3.0, 3.0, 7.0, 3.0],
         [7.0, 3.0, 7.0, 7.0],
@@ -658,7 +728,16 @@ fn a_closed_room_and_a_doorway() {
         (5.0, 5.0),
         R10,
         &door,
-        &[(7.0, 7.0), (3.0, 7.0), (3.0, 6.0), (0.0, 7.5), (0.0, 2.5), (3.0, 4.0), (3.0, 3.0), (7.0, 3.0)],
+        &[
+            (7.0, 7.0),
+            (3.0, 7.0),
+            (3.0, 6.0),
+            (0.0, 7.5),
+            (0.0, 2.5),
+            (3.0, 4.0),
+            (3.0, 3.0),
+            (7.0, 3.0),
+        ],
     );
 }
 
@@ -669,7 +748,15 @@ fn crossing_walls() {
         (5.0, 3.0),
         R10,
         &x,
-        &[(5.0, 5.0), (2.0, 2.0), (0.0, 4.0 / 3.0), (0.0, 0.0), (10.0, 0.0), (10.0, 4.0 / 3.0), (8.0, 2.0)],
+        &[
+            (5.0, 5.0),
+            (2.0, 2.0),
+            (0.0, 4.0 / 3.0),
+            (0.0, 0.0),
+            (10.0, 0.0),
+            (10.0, 4.0 / 3.0),
+            (8.0, 2.0),
+        ],
     );
     // Crossing at a point no float holds, seen from each of the four wedges.
     let x = [[1.0, 1.0, 9.0, 8.0], [1.0, 9.0, 8.0, 2.0]];
@@ -680,8 +767,10 @@ fn crossing_walls() {
 
 fn for_both(o: (f64, f64), r: [f64; 4], w: &[[f64; 4]]) {
     let (o32, o64) = ((o.0 as f32, o.1 as f32), o);
-    run(o32, &rect::<f32>(r), &segs::<f32>(w), 400).unwrap_or_else(|e| panic!("f32 {o:?} {w:?}: {e}"));
-    run(o64, &rect::<f64>(r), &segs::<f64>(w), 400).unwrap_or_else(|e| panic!("f64 {o:?} {w:?}: {e}"));
+    run(o32, &rect::<f32>(r), &segs::<f32>(w), 400)
+        .unwrap_or_else(|e| panic!("f32 {o:?} {w:?}: {e}"));
+    run(o64, &rect::<f64>(r), &segs::<f64>(w), 400)
+        .unwrap_or_else(|e| panic!("f64 {o:?} {w:?}: {e}"));
 }
 
 #[test]
@@ -689,7 +778,16 @@ fn walls_collinear_with_the_viewpoint_or_of_zero_length_leave_no_spike() {
     both((5.0, 5.0), R10, &[[6.0, 5.0, 8.0, 5.0]], &RECT_ONLY);
     both((5.0, 5.0), R10, &[[7.0, 9.0, 6.0, 7.0]], &RECT_ONLY);
     both((5.0, 5.0), R10, &[[7.0, 7.0, 7.0, 7.0]], &RECT_ONLY);
-    both((5.0, 5.0), R10, &[[2.0, 2.0, 1.0, 1.0], [7.0, 7.0, 7.0, 7.0], [5.0, 0.0, 5.0, 4.0]], &RECT_ONLY);
+    both(
+        (5.0, 5.0),
+        R10,
+        &[
+            [2.0, 2.0, 1.0, 1.0],
+            [7.0, 7.0, 7.0, 7.0],
+            [5.0, 0.0, 5.0, 4.0],
+        ],
+        &RECT_ONLY,
+    );
     // A collinear wall ending on another wall: the other's shadow only.
     both(
         (5.0, 5.0),
@@ -710,22 +808,48 @@ fn walls_collinear_with_the_viewpoint_or_of_zero_length_leave_no_spike() {
 
 #[test]
 fn walls_partly_outside_and_endpoints_on_the_boundary() {
-    both((5.0, 5.0), R10, &[[-5.0, 8.0, 15.0, 8.0]], &[(10.0, 8.0), (0.0, 8.0), (0.0, 0.0), (10.0, 0.0)]);
+    both(
+        (5.0, 5.0),
+        R10,
+        &[[-5.0, 8.0, 15.0, 8.0]],
+        &[(10.0, 8.0), (0.0, 8.0), (0.0, 0.0), (10.0, 0.0)],
+    );
     both(
         (5.0, 5.0),
         R10,
         &[[10.0, 8.0, 6.0, 8.0]],
-        &[(10.0, 8.0), (6.0, 8.0), (5.0 + 5.0 / 3.0, 10.0), (0.0, 10.0), (0.0, 0.0), (10.0, 0.0)],
+        &[
+            (10.0, 8.0),
+            (6.0, 8.0),
+            (5.0 + 5.0 / 3.0, 10.0),
+            (0.0, 10.0),
+            (0.0, 0.0),
+            (10.0, 0.0),
+        ],
     );
     // Walls along the boundary, on it from outside, and wholly outside: nothing hidden.
     both(
         (5.0, 5.0),
         R10,
-        &[[0.0, 2.0, 0.0, 8.0], [-3.0, 10.0, 13.0, 10.0], [10.0, 5.0, 14.0, 5.0], [11.0, 0.0, 12.0, 9.0], [-1.0, 9.0, 1.0, 11.0]],
+        &[
+            [0.0, 2.0, 0.0, 8.0],
+            [-3.0, 10.0, 13.0, 10.0],
+            [10.0, 5.0, 14.0, 5.0],
+            [11.0, 0.0, 12.0, 9.0],
+            [-1.0, 9.0, 1.0, 11.0],
+        ],
         &RECT_ONLY,
     );
     // Cuts by the rect at points no float holds.
-    for_both((5.0, 5.0), R10, &[[-1.0, 7.0, 11.0, 9.7], [3.3, -0.7, 2.9, 3.1], [9.1, 0.3, 10.7, 1.9]]);
+    for_both(
+        (5.0, 5.0),
+        R10,
+        &[
+            [-1.0, 7.0, 11.0, 9.7],
+            [3.3, -0.7, 2.9, 3.1],
+            [9.1, 0.3, 10.7, 1.9],
+        ],
+    );
 }
 
 #[test]
@@ -735,8 +859,20 @@ fn non_finite_walls_are_ignored() {
     both(
         (5.0, 5.0),
         R10,
-        &[[nan, 1.0, 2.0, 3.0], [1.0, 1.0, inf, 9.0], [-inf, 5.0, inf, 5.0], [10.0, 8.0, 6.0, 8.0]],
-        &[(10.0, 8.0), (6.0, 8.0), (5.0 + 5.0 / 3.0, 10.0), (0.0, 10.0), (0.0, 0.0), (10.0, 0.0)],
+        &[
+            [nan, 1.0, 2.0, 3.0],
+            [1.0, 1.0, inf, 9.0],
+            [-inf, 5.0, inf, 5.0],
+            [10.0, 8.0, 6.0, 8.0],
+        ],
+        &[
+            (10.0, 8.0),
+            (6.0, 8.0),
+            (5.0 + 5.0 / 3.0, 10.0),
+            (0.0, 10.0),
+            (0.0, 0.0),
+            (10.0, 0.0),
+        ],
     );
 }
 
@@ -749,7 +885,16 @@ fn huge_tiny_and_offset_coordinates() {
         [3.0, 7.0, 3.0, 6.0],
         [3.0, 4.0, 3.0, 3.0],
     ];
-    let want = [(7.0, 7.0), (3.0, 7.0), (3.0, 6.0), (0.0, 7.5), (0.0, 2.5), (3.0, 4.0), (3.0, 3.0), (7.0, 3.0)];
+    let want = [
+        (7.0, 7.0),
+        (3.0, 7.0),
+        (3.0, 6.0),
+        (0.0, 7.5),
+        (0.0, 2.5),
+        (3.0, 4.0),
+        (3.0, 3.0),
+        (7.0, 3.0),
+    ];
     let scaled = |k: f64| {
         let w: Vec<[f64; 4]> = door.iter().map(|s| s.map(|v| v * k)).collect();
         let want: Vec<P> = want.iter().map(|p| (p.0 * k, p.1 * k)).collect();
@@ -759,35 +904,71 @@ fn huge_tiny_and_offset_coordinates() {
         let (w, want) = scaled(k);
         named::<f32>((5.0 * k, 5.0 * k), R10.map(|v| v * k), &w, &want);
     }
-    for k in [2f64.powi(600), 2f64.powi(-600), 2f64.powi(1000), 2f64.powi(-1000), 2f64.powi(-1060)] {
+    for k in [
+        2f64.powi(600),
+        2f64.powi(-600),
+        2f64.powi(1000),
+        2f64.powi(-1000),
+        2f64.powi(-1060),
+    ] {
         let (w, want) = scaled(k);
         named::<f64>((5.0 * k, 5.0 * k), R10.map(|v| v * k), &w, &want);
     }
     // Not powers of two: the made points carry rounding, checked against their bounds.
     for k in [1e300, 1e-300, 3e30, 7e-30] {
         let w: Vec<[f64; 4]> = door.iter().map(|s| s.map(|v| v * k)).collect();
-        run((5.0 * k, 5.0 * k), &rect::<f64>(R10.map(|v| v * k)), &segs::<f64>(&w), 300)
-            .unwrap_or_else(|e| panic!("scale {k}: {e}"));
+        run(
+            (5.0 * k, 5.0 * k),
+            &rect::<f64>(R10.map(|v| v * k)),
+            &segs::<f64>(&w),
+            300,
+        )
+        .unwrap_or_else(|e| panic!("scale {k}: {e}"));
     }
     for k in [3e30, 7e-30] {
         let w: Vec<[f64; 4]> = door.iter().map(|s| s.map(|v| v * k)).collect();
-        run(((5.0 * k) as f32, (5.0 * k) as f32), &rect::<f32>(R10.map(|v| v * k)), &segs::<f32>(&w), 300)
-            .unwrap_or_else(|e| panic!("f32 scale {k}: {e}"));
+        run(
+            ((5.0 * k) as f32, (5.0 * k) as f32),
+            &rect::<f32>(R10.map(|v| v * k)),
+            &segs::<f32>(&w),
+            300,
+        )
+        .unwrap_or_else(|e| panic!("f32 scale {k}: {e}"));
     }
     // Far from the origin: a scene of size 1 at 1e6 (f32) and 1e12 (f64), walls crossing.
     let at = |c: f64| {
-        let w: Vec<[f64; 4]> = [[0.1, 0.2, 0.9, 0.7], [0.15, 0.8, 0.85, 0.1], [0.3, 0.45, 0.6, 0.35]]
-            .iter()
-            .map(|s| [s[0] + c, s[1] + c, s[2] + c, s[3] + c])
-            .collect();
+        let w: Vec<[f64; 4]> = [
+            [0.1, 0.2, 0.9, 0.7],
+            [0.15, 0.8, 0.85, 0.1],
+            [0.3, 0.45, 0.6, 0.35],
+        ]
+        .iter()
+        .map(|s| [s[0] + c, s[1] + c, s[2] + c, s[3] + c])
+        .collect();
         (w, [c, c, c + 1.0, c + 1.0])
     };
     let (w, r) = at(1e6);
-    run((1e6f32 + 0.5, 1e6f32 + 0.125), &rect::<f32>(r), &segs::<f32>(&w), 300).unwrap();
+    run(
+        (1e6f32 + 0.5, 1e6f32 + 0.125),
+        &rect::<f32>(r),
+        &segs::<f32>(&w),
+        300,
+    )
+    .unwrap();
     let (w, r) = at(1e12);
-    run((1e12 + 0.5, 1e12 + 0.125), &rect::<f64>(r), &segs::<f64>(&w), 300).unwrap();
+    run(
+        (1e12 + 0.5, 1e12 + 0.125),
+        &rect::<f64>(r),
+        &segs::<f64>(&w),
+        300,
+    )
+    .unwrap();
     // A wall of huge extent crossing a small rect.
-    for_both((0.5, 0.5), [0.0, 0.0, 1.0, 1.0], &[[-1e30, -1e30 + 0.7, 1e30, 1e30 + 0.7], [0.2, 0.9, 0.8, 0.1]]);
+    for_both(
+        (0.5, 0.5),
+        [0.0, 0.0, 1.0, 1.0],
+        &[[-1e30, -1e30 + 0.7, 1e30, 1e30 + 0.7], [0.2, 0.9, 0.8, 0.1]],
+    );
 }
 
 #[test]
@@ -798,24 +979,50 @@ fn bad_viewpoints_and_bounds_are_errors() {
     let err = |o: (f64, f64)| visibility_polygon(o, &r, &w).unwrap_err().to_string();
     assert!(err((3.0, 3.0)).contains("on wall 0"), "{}", err((3.0, 3.0)));
     assert!(err((2.0, 2.0)).contains("on wall 0"));
-    assert!(err((4.0, 1.0)).contains("on wall 1"), "a zero-length wall: {}", err((4.0, 1.0)));
+    assert!(
+        err((4.0, 1.0)).contains("on wall 1"),
+        "a zero-length wall: {}",
+        err((4.0, 1.0))
+    );
     assert!(err((0.0, 5.0)).contains("boundary"));
     assert!(err((10.0, 10.0)).contains("boundary"));
     assert!(err((10.5, 5.0)).contains("outside"));
     assert!(err((f64::NAN, 5.0)).contains("not finite"));
     assert!(err((5.0, f64::INFINITY)).contains("not finite"));
     // One ulp off the wall is fine, and sees along it.
-    run((3.0f64.next_up(), 3.0), &r, &segs::<f64>(&[[2.0, 2.0, 8.0, 8.0]]), 300).unwrap();
-    run((3.0f32, 3.0f32.next_up()), &rect::<f32>(R10), &segs::<f32>(&[[2.0, 2.0, 8.0, 8.0]]), 300).unwrap();
+    run(
+        (3.0f64.next_up(), 3.0),
+        &r,
+        &segs::<f64>(&[[2.0, 2.0, 8.0, 8.0]]),
+        300,
+    )
+    .unwrap();
+    run(
+        (3.0f32, 3.0f32.next_up()),
+        &rect::<f32>(R10),
+        &segs::<f32>(&[[2.0, 2.0, 8.0, 8.0]]),
+        300,
+    )
+    .unwrap();
     // Zero-area bounds.
-    for b in [[0.0, 0.0, 0.0, 10.0], [0.0, 3.0, 10.0, 3.0], [1.0, 1.0, 1.0, 1.0]] {
-        let e = visibility_polygon((0.0, 5.0), &rect::<f64>(b), &w).unwrap_err().to_string();
+    for b in [
+        [0.0, 0.0, 0.0, 10.0],
+        [0.0, 3.0, 10.0, 3.0],
+        [1.0, 1.0, 1.0, 1.0],
+    ] {
+        let e = visibility_polygon((0.0, 5.0), &rect::<f64>(b), &w)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("zero area"), "{e}");
     }
     // The batch names the viewpoint.
-    let e = visibility_polygons(&[5.0, 1.0, 3.0], &[2.0, 8.0, 3.0], &r, &w).unwrap_err().to_string();
+    let e = visibility_polygons(&[5.0, 1.0, 3.0], &[2.0, 8.0, 3.0], &r, &w)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("viewpoint 2") && e.contains("on wall 0"), "{e}");
-    let e = visibility_polygons(&[5.0, 1.0], &[5.0], &r, &w).unwrap_err().to_string();
+    let e = visibility_polygons(&[5.0, 1.0], &[5.0], &r, &w)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("length"), "{e}");
 }
 
@@ -834,7 +1041,12 @@ fn city(n: usize, seed: u64) -> (Vec<[f64; 4]>, [f64; 4]) {
             let h = cell * (0.15 + 0.2 * rng.unit());
             let a = if rng.unit() < 0.3 { rng.unit() } else { 0.0 };
             let (c, s) = (a.cos() * h, a.sin() * h);
-            let corners = [(cx - c + s, cy - s - c), (cx + c + s, cy + s - c), (cx + c - s, cy + s + c), (cx - c - s, cy - s + c)];
+            let corners = [
+                (cx - c + s, cy - s - c),
+                (cx + c + s, cy + s - c),
+                (cx + c - s, cy + s + c),
+                (cx - c - s, cy - s + c),
+            ];
             for k in 0..4 {
                 let (p, q) = (corners[k], corners[(k + 1) % 4]);
                 w.push([p.0, p.1, q.0, q.1]);
@@ -850,11 +1062,22 @@ fn city(n: usize, seed: u64) -> (Vec<[f64; 4]>, [f64; 4]) {
 #[test]
 fn a_city_of_boxes() {
     let (w, r) = city(12, 7);
-    let viewpoints = [(0.5 * 100.0 / 12.0 * 2.0, 0.3), (50.0, 50.0 + 100.0 / 24.0), (33.3, 71.9), (99.0, 1.0)];
+    let viewpoints = [
+        (0.5 * 100.0 / 12.0 * 2.0, 0.3),
+        (50.0, 50.0 + 100.0 / 24.0),
+        (33.3, 71.9),
+        (99.0, 1.0),
+    ];
     for &(x, y) in &viewpoints {
-        run((x, y), &rect::<f64>(r), &segs::<f64>(&w), 2000).unwrap_or_else(|e| panic!("f64 {x},{y}: {e}"));
-        run((x as f32, y as f32), &rect::<f32>(r), &segs::<f32>(&w), 2000)
-            .unwrap_or_else(|e| panic!("f32 {x},{y}: {e}"));
+        run((x, y), &rect::<f64>(r), &segs::<f64>(&w), 2000)
+            .unwrap_or_else(|e| panic!("f64 {x},{y}: {e}"));
+        run(
+            (x as f32, y as f32),
+            &rect::<f32>(r),
+            &segs::<f32>(&w),
+            2000,
+        )
+        .unwrap_or_else(|e| panic!("f32 {x},{y}: {e}"));
     }
 }
 
@@ -877,12 +1100,17 @@ fn batches_match_single_polygons_at_any_thread_count() {
     let mut one = Vec::new();
     let mut want = Vec::new();
     for i in 0..ox.len() {
-        prepared.polygon_into((ox[i], oy[i]), &mut scratch, &mut one).unwrap();
+        prepared
+            .polygon_into((ox[i], oy[i]), &mut scratch, &mut one)
+            .unwrap();
         assert_eq!(one, prepared.polygon((ox[i], oy[i])).unwrap());
         want.push(one.clone());
     }
     for threads in [1, 2, 3] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let got = pool.install(|| visibility_polygons(&ox, &oy, &rr, &walls.as_ref()).unwrap());
         assert_eq!(got.len(), ox.len());
         assert_eq!(got.offsets[0], 0);
@@ -916,7 +1144,10 @@ fn lattice() -> impl Strategy<Value = ((f64, f64), Vec<[f64; 4]>)> {
             // The viewpoint on the lattice, or half-way between its points.
             let h = |b: bool| if b { 0.5 } else { 0.0 };
             let o = (ox as f64 + h(half & 1 == 1), oy as f64 + h(half & 2 == 2));
-            let w = w.into_iter().map(|(a, b, c, d)| [a as f64, b as f64, c as f64, d as f64]).collect();
+            let w = w
+                .into_iter()
+                .map(|(a, b, c, d)| [a as f64, b as f64, c as f64, d as f64])
+                .collect();
             (o, w)
         })
 }
@@ -924,7 +1155,10 @@ fn lattice() -> impl Strategy<Value = ((f64, f64), Vec<[f64; 4]>)> {
 /// A scene of random reals, some walls leaving the rect.
 fn reals() -> impl Strategy<Value = ((f64, f64), Vec<[f64; 4]>)> {
     let c = || -8.0f64..8.0;
-    ((-5.9f64..5.9, -5.9f64..5.9), prop::collection::vec((c(), c(), c(), c()), 0..12))
+    (
+        (-5.9f64..5.9, -5.9f64..5.9),
+        prop::collection::vec((c(), c(), c(), c()), 0..12),
+    )
         .prop_map(|(o, w)| (o, w.into_iter().map(|(a, b, c, d)| [a, b, c, d]).collect()))
 }
 

@@ -45,8 +45,7 @@ pub use ray_rect::{cast_rect, cast_rect_one, cast_rects, RayRect, RectCastOutput
 pub use ray_segments::{cast_segments, cast_segments_one, SegmentHit, SegmentsCastOutput};
 pub use segment_polygon::{clip_polygon, clip_polygon_one};
 pub use visibility::{
-    visibility_polygon, visibility_polygons, VisibilityPolygons, VisibilityScratch,
-    VisibilityWalls,
+    visibility_polygon, visibility_polygons, VisibilityPolygons, VisibilityScratch, VisibilityWalls,
 };
 
 use crate::error::Error;

@@ -12,12 +12,14 @@
 //!     length and does not lie along the rect's boundary
 //!     split them where they cross (the crossing computed in f64, rounded to F), where an
 //!     endpoint of one lies inside another, and where collinear walls overlap
-//!     clip every piece to the rect (SPEC §1: cut points exactly on the edges); drop duplicates
+//!     clip every piece to the rect (SPEC §1: cut points exactly on the edges; a wall far
+//!     longer than the rect by the exact clip of `reference`, rounded once); drop duplicates
 //! per viewpoint O (a rotational sweep):
 //!     walls: every piece not collinear with O, oriented counter-clockwise around O, and the
 //!            rect's four edges; each spans the open wedge between its endpoints' directions
-//!     events: both endpoints of every wall, sorted by direction around O (half-plane, then
-//!             orient2d), equal directions grouped
+//!     events: both endpoints of every wall, sorted by direction around O: by a float
+//!             pseudo-angle, then every pair of near ties by the exact order (half-plane, then
+//!             orient2d); equal directions grouped
 //!     sweep the groups in order: remove the walls that end there, insert those that start;
 //!     the active walls sit in a heap ordered by "nearer to O in the wedge they share"
 //!     (orient2d of one wall's endpoints against the other's line), whose least element is
@@ -76,8 +78,8 @@ impl Pt {
 /// points' determinants normal and finite.
 #[inline(always)]
 fn in_fast_range(v: f64) -> bool {
-    const HI: f64 = 3.273390607896142e150; // 2^500
-    const LO: f64 = 4.5397868702434395e-103; // 2^-340
+    const HI: f64 = f64::from_bits((1023 + 500) << 52); // 2^500
+    const LO: f64 = f64::from_bits((1023 - 340) << 52); // 2^-340
     let a = v.abs();
     a <= HI && (a >= LO || a == 0.0)
 }
@@ -95,6 +97,8 @@ trait Arith {
     /// Where the line `u v` meets the segment `a b`, whose ends lie strictly on opposite sides
     /// of it (or one on it), as a point of the segment, in `f64`.
     fn cut(u: Pt, v: Pt, a: Pt, b: Pt) -> Pt;
+    /// Whether events may be pre-sorted by a float pseudo-angle ([`sort_events`]).
+    const KEYS: bool;
 }
 
 /// `robust::orient2d` for decisions, FMA-accurate determinants for made points.
@@ -123,6 +127,8 @@ fn det2(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
 }
 
 impl Arith for Fast {
+    const KEYS: bool = true;
+
     #[inline(always)]
     fn orient(a: Pt, b: Pt, c: Pt) -> i8 {
         let r = robust::orient2d(
@@ -144,7 +150,11 @@ impl Arith for Fast {
             (b, a, db, db - da)
         };
         let s = num / den;
-        let s = if s.is_finite() { s.clamp(0.0, 1.0) } else { 0.0 };
+        let s = if s.is_finite() {
+            s.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         Pt::new(
             base.x + s * (other.x - base.x),
             base.y + s * (other.y - base.y),
@@ -162,6 +172,8 @@ fn q_orient(a: Pt, b: Pt, c: Pt) -> BigRational {
 }
 
 impl Arith for Exact {
+    const KEYS: bool = false;
+
     fn orient(a: Pt, b: Pt, c: Pt) -> i8 {
         let d = q_orient(a, b, c);
         if d.is_positive() {
@@ -271,6 +283,8 @@ struct SweepWall {
 #[derive(Clone, Copy, Debug)]
 struct Event {
     p: Pt,
+    /// The direction's pseudo-angle ([`pseudo_angle`]), when [`Arith::KEYS`].
+    key: f64,
     wall: u32,
     start: bool,
 }
@@ -409,13 +423,20 @@ impl<F: Real> VisibilityWalls<F> {
         super::check_len("oy", ox.len(), oy.len())?;
         const BLOCK: usize = 64;
         let n = ox.len();
-        let run = |start: usize| -> Result<(Vec<(F, F)>, Vec<usize>), Error> {
+        // One block of viewpoints: their vertices and the end of each polygon among them.
+        type Block<F> = Result<(Vec<(F, F)>, Vec<usize>), Error>;
+        let run = |start: usize| -> Block<F> {
             let mut scratch = VisibilityScratch::default();
             let (mut coords, mut ends) = (Vec::new(), Vec::new());
             let mut one = Vec::new();
             for i in start..(start + BLOCK).min(n) {
                 self.polygon_into((ox[i], oy[i]), &mut scratch, &mut one)
-                    .map_err(|e| Error::InvalidArgument(format!("viewpoint {i}: {e}")))?;
+                    .map_err(|e| match e {
+                        Error::InvalidArgument(m) => {
+                            Error::InvalidArgument(format!("viewpoint {i}: {m}"))
+                        }
+                        other => other,
+                    })?;
                 coords.extend_from_slice(&one);
                 ends.push(coords.len());
             }
@@ -497,9 +518,11 @@ impl<F: Real> VisibilityWalls<F> {
 /// rounding of the clip's `t` (SPEC §1) and of a crossing's parameter scale with the wall's
 /// length. Such walls are clipped and cut in exact arithmetic.
 fn is_long<F: Real>(rect: &Rect<F>, a: Pt, b: Pt) -> bool {
-    let extent = (rect.xmax().to_f64() - rect.xmin().to_f64()).max(rect.ymax().to_f64() - rect.ymin().to_f64());
+    let extent = (rect.xmax().to_f64() - rect.xmin().to_f64())
+        .max(rect.ymax().to_f64() - rect.ymin().to_f64());
     let len = (b.x - a.x).abs().max((b.y - a.y).abs());
-    !(pt_fast(a) && pt_fast(b)) || !(len <= 4.0 * extent)
+    let short = len <= 4.0 * extent; // false for NaN
+    !(pt_fast(a) && pt_fast(b) && short)
 }
 
 /// The clip of the wall `a → b` by `rect` when it has positive length and does not lie along
@@ -574,7 +597,11 @@ fn split_walls<F: Real>(rect: &Rect<F>, walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
         )
     };
     let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_unstable_by(|&i, &j| bx(&walls[i as usize]).0.total_cmp(&bx(&walls[j as usize]).0));
+    order.sort_unstable_by(|&i, &j| {
+        bx(&walls[i as usize])
+            .0
+            .total_cmp(&bx(&walls[j as usize]).0)
+    });
     // (wall, split point)
     let mut cuts: Vec<(u32, Pt)> = Vec::new();
     for (k, &i) in order.iter().enumerate() {
@@ -715,6 +742,52 @@ fn dir_cmp<A: Arith>(o: Pt, a: Pt, b: Pt) -> Ordering {
         1 => Ordering::Less,
         -1 => Ordering::Greater,
         _ => Ordering::Equal,
+    }
+}
+
+/// How far apart two computed [`pseudo_angle`]s must be for their exact order to be theirs:
+/// twice the error of one (about `8u` for `u = 2^-53`: the two differences, the sum, the
+/// quotient and the last addition), with room to spare.
+const KEY_TIE: f64 = 1e-14;
+
+/// The direction of `p − o` as a number in `[0, 4)` that grows with its angle from `+x`
+/// (`dy / (|dx| + |dy|)` placed by quadrant): exactly monotone, and within about `8u` once
+/// computed. Only for [`Fast`] coordinates (no difference underflows or overflows).
+#[inline(always)]
+fn pseudo_angle(o: Pt, p: Pt) -> f64 {
+    let (dx, dy) = (p.x - o.x, p.y - o.y);
+    let r = dy / (dx.abs() + dy.abs());
+    if dx < 0.0 {
+        2.0 - r
+    } else if dy < 0.0 {
+        4.0 + r
+    } else {
+        r
+    }
+}
+
+/// Sorts the events by direction around `o`. With [`Arith::KEYS`], by their pseudo-angles
+/// first, then an insertion pass that decides every pair closer than [`KEY_TIE`] with the
+/// exact order (pairs farther apart are in exact order already, so the pass moves events only
+/// within runs of near ties); else by the exact order alone.
+fn sort_events<A: Arith>(o: Pt, events: &mut [Event]) {
+    if !A::KEYS {
+        events.sort_unstable_by(|a, b| dir_cmp::<A>(o, a.p, b.p));
+        return;
+    }
+    for e in events.iter_mut() {
+        e.key = pseudo_angle(o, e.p);
+    }
+    events.sort_unstable_by(|a, b| a.key.total_cmp(&b.key));
+    for i in 1..events.len() {
+        let mut j = i;
+        while j > 0
+            && events[j].key - events[j - 1].key <= KEY_TIE
+            && dir_cmp::<A>(o, events[j - 1].p, events[j].p) == Ordering::Greater
+        {
+            events.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
@@ -877,20 +950,24 @@ fn sweep<A: Arith, F: Real>(o: Pt, rect: &Rect<F>, pieces: &[[Pt; 2]], s: &mut V
     for (i, w) in s.walls.iter().enumerate() {
         s.events.push(Event {
             p: w.s,
+            key: 0.0,
             wall: i as u32,
             start: true,
         });
         s.events.push(Event {
             p: w.e,
+            key: 0.0,
             wall: i as u32,
             start: false,
         });
     }
-    s.events
-        .sort_unstable_by(|a, b| dir_cmp::<A>(o, a.p, b.p));
+    sort_events::<A>(o, &mut s.events);
     // Groups of equal direction: s.groups[g] is the first event of group g.
     for i in 0..s.events.len() {
-        if i == 0 || dir_cmp::<A>(o, s.events[i - 1].p, s.events[i].p) != Ordering::Equal {
+        let new_group = i == 0
+            || (A::KEYS && s.events[i].key - s.events[i - 1].key > KEY_TIE)
+            || dir_cmp::<A>(o, s.events[i - 1].p, s.events[i].p) != Ordering::Equal;
+        if new_group {
             s.groups.push(i as u32);
         }
         let g = (s.groups.len() - 1) as u32;
