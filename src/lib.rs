@@ -118,6 +118,9 @@ pub use buffers::{
     rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,
     SegmentsMut, SegmentsRef, Window,
 };
+pub use cast::{
+    visibility_polygon, visibility_polygons, VisibilityPolygons, VisibilityScratch, VisibilityWalls,
+};
 pub use cast::{ConvexPolygon, InsideMode, Ray, Rays, RaysRef, NO_HIT};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
