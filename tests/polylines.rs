@@ -10,8 +10,8 @@ use slabclip::grid::{Grid, Lines};
 use slabclip::reference::exact;
 use slabclip::workload::SplitMix64;
 use slabclip::{
-    ClipKernel, Coords, Error, MultiPolylines, PartOptions, Parts, Polylines, Real, Rect, Segment,
-    SlabScalar, TileOptions,
+    Clip, ClipKernel, Coords, Error, MultiPolylines, PartOptions, Parts, Polylines, Real, Rect,
+    Segment, SlabScalar, TileOptions,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -185,13 +185,21 @@ fn clip_ref<F: Real>(
     (parts, points)
 }
 
-/// The reference tiling: every segment by every cell `cell(ix, iy)` (all of them), joined per
-/// (polyline, cell); ordered by polyline, then cell index, then along.
+/// The per-cell clip of buffered cells: SPEC §1's, as `slab-scalar` gives it.
+fn clip_by_rect<F: Real>(_: usize, _: usize, r: &Rect<F>, s: &Segment<F>) -> Clip<F> {
+    SlabScalar::clip_one(r, s)
+}
+
+/// The reference tiling: every segment by every cell `cell(ix, iy)` (all of them) with `clip`
+/// (the grid's `cell_clip` for unbuffered cells: SPEC §1 with the grid's slivers kept, so that
+/// the tiles are watertight), joined per (polyline, cell); ordered by polyline, then cell index,
+/// then along.
 fn tiles_ref<F: Real>(
     sc: &Scene<F>,
     nx: usize,
     ny: usize,
     cell: impl Fn(usize, usize) -> Rect<F>,
+    clip: impl Fn(usize, usize, &Rect<F>, &Segment<F>) -> Clip<F>,
 ) -> (Vec<Row>, Vec<Row>) {
     let (mut parts, mut points) = (Vec::new(), Vec::new());
     for j in 0..sc.count() {
@@ -202,7 +210,7 @@ fn tiles_ref<F: Real>(
                 let pieces: Vec<Piece<F>> = (a..b.saturating_sub(1).max(a))
                     .filter_map(|i| {
                         let s = sc.seg(i);
-                        let c = SlabScalar::clip_one(&r, &s);
+                        let c = clip(ix, iy, &r, &s);
                         c.is_hit().then(|| Piece {
                             seg: i,
                             t_entry: c.t_entry,
@@ -516,7 +524,13 @@ fn tiles_match_reference<F: Real>(g: &Grid<F>, sc: &Scene<F>, lines: Lines, what
         buffer: None,
     };
     let got = tiles_lib(sc, g, &o);
-    let (mut want, want_points) = tiles_ref(sc, g.nx(), g.ny(), |ix, iy| g.cell(ix, iy));
+    let (mut want, want_points) = tiles_ref(
+        sc,
+        g.nx(),
+        g.ny(),
+        |ix, iy| g.cell(ix, iy),
+        |ix, iy, _, s| g.cell_clip(ix, iy, s),
+    );
     if lines == Lines::HalfOpen {
         // The half-open rule is the grid's, tested in tests/grid_pieces.rs: here only that
         // every part lies in its closed cell and the parts are a subset of the closed ones'.
@@ -767,7 +781,7 @@ fn buffered_scenes<F: Real>(seed: u64) {
             points: true,
             buffer: Some(b),
         };
-        let want = tiles_ref(&sc, g.nx(), g.ny(), cell);
+        let want = tiles_ref(&sc, g.nx(), g.ny(), cell, clip_by_rect);
         assert_eq!(tiles_lib(&sc, &g, &o), want, "scene {k}, buffer {b}");
     }
 }
@@ -1321,7 +1335,7 @@ proptest! {
         let o = TileOptions { lines: Lines::Closed, points: true, buffer: Some(b) };
         let cell = |ix: usize, iy: usize| Rect::new(
             g.xs()[ix] - b, g.ys()[iy] - b, g.xs()[ix + 1] + b, g.ys()[iy + 1] + b).unwrap();
-        prop_assert_eq!(tiles_lib(&sc, &g, &o), tiles_ref(&sc, 4, 4, cell));
+        prop_assert_eq!(tiles_lib(&sc, &g, &o), tiles_ref(&sc, 4, 4, cell, clip_by_rect));
     }
 
     #[test]
@@ -1330,6 +1344,6 @@ proptest! {
         let o = TileOptions { lines: Lines::Closed, points: true, buffer: Some(b) };
         let cell = |ix: usize, iy: usize| Rect::new(
             g.xs()[ix] - b, g.ys()[iy] - b, g.xs()[ix + 1] + b, g.ys()[iy + 1] + b).unwrap();
-        prop_assert_eq!(tiles_lib(&sc, &g, &o), tiles_ref(&sc, 4, 4, cell));
+        prop_assert_eq!(tiles_lib(&sc, &g, &o), tiles_ref(&sc, 4, 4, cell, clip_by_rect));
     }
 }
