@@ -1,8 +1,11 @@
 """slabclip: batch clipping of 2D segments against rectangles, exact at every edge and corner.
 
-numpy arrays in and out. Segments are an ``(N, 4)`` array of rows ``x0, y0, x1, y1`` or a
-tuple of four 1-D columns ``(x0, y0, x1, y1)`` (the structure-of-arrays layout the SIMD kernels
-read best); rays are rows ``ox, oy, dx, dy`` the same way. ``float32`` and ``float64`` are
+numpy arrays in and out. Segments are rows ``x0, y0, x1, y1``: anything ``np.asarray`` reads
+as an ``(N, 4)`` array (an array, a list or tuple of rows), read exactly as numpy reads it, so
+a list of four rows is four segments. Columns (the structure-of-arrays layout the SIMD kernels
+read best) are passed by name only: a dict ``{"x0": ..., "y0": ..., "x1": ..., "y1": ...}`` of
+1-D arrays (or anything with those keys: a pandas DataFrame, a numpy structured array). Rays
+are rows ``ox, oy, dx, dy``, or columns by those names. ``float32`` and ``float64`` are
 computed in their own precision.
 
 *Zero copy*: a C-contiguous ``(N, 4)`` array (or contiguous columns, or a Fortran-ordered
@@ -60,8 +63,12 @@ __version__ = _native.info()["version"]
 NO_HIT: int = _native.NO_HIT
 
 ArrayLike = Union[np.ndarray, Sequence]
-Segments = Union[np.ndarray, Tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]]
+Segments = Union[np.ndarray, Sequence, Mapping[str, ArrayLike]]
 RectLike = Sequence[float]
+
+#: The names of the columns of segments (and of clipped segments), and of rays.
+_SEGMENT_COLUMNS = ("x0", "y0", "x1", "y1")
+_RAY_COLUMNS = ("ox", "oy", "dx", "dy")
 
 
 class Class(enum.IntEnum):
@@ -110,21 +117,50 @@ def _float_dtype(dtypes: Iterable[np.dtype], what: str) -> np.dtype:
     return np.dtype(np.float64)
 
 
-def _rows_or_columns(x: Segments, what: str, dtype: Optional[np.dtype] = None):
-    """``(N, 4)`` rows or four columns, as the extension takes them: one C-contiguous 2-D
-    array, or a tuple of four contiguous 1-D arrays, all of one float dtype. No copy when the
-    input already is so."""
-    if isinstance(x, (tuple, list)) and len(x) == 4 and not np.isscalar(x[0]):
-        cols = [np.asarray(c) for c in x]
-        for name, c in zip(("x0", "y0", "x1", "y1"), cols):
+def _columns(x, names: Tuple[str, str, str, str], what: str):
+    """The four named columns of a mapping (a dict, a pandas DataFrame, anything with
+    ``keys()``) or of a numpy structured array, else None: the one explicit way to pass
+    columns."""
+    if isinstance(x, np.ndarray):
+        if x.dtype.names is None:
+            return None
+        keys = x.dtype.names
+    elif isinstance(x, Mapping) or callable(getattr(x, "keys", None)):
+        keys = list(x.keys())
+    else:
+        return None
+    missing = [k for k in names if k not in keys]
+    if missing:
+        raise ValueError(
+            f"{what} as columns needs the keys {', '.join(names)}; missing {', '.join(missing)}"
+        )
+    return [np.asarray(x[k]) for k in names]
+
+
+def _rows_or_columns(x: Segments, what: str, dtype: Optional[np.dtype] = None, rays: bool = False):
+    """Rows (anything else, read as ``np.asarray`` reads it: an ``(N, 4)`` array, a list of
+    rows, ...) or named columns (:func:`_columns`), as the extension takes them: one
+    C-contiguous 2-D array, or a tuple of four contiguous 1-D arrays, all of one float dtype.
+    No copy when the input already is so."""
+    names = _RAY_COLUMNS if rays else _SEGMENT_COLUMNS
+    cols = _columns(x, names, what)
+    if cols is not None:
+        for name, c in zip(names, cols):
             if c.ndim != 1:
                 raise ValueError(f"{what} column {name} must be 1-D, got shape {c.shape}")
         dt = dtype or _float_dtype((c.dtype for c in cols), what)
         return tuple(np.ascontiguousarray(c, dtype=dt) for c in cols), dt, len(cols[0])
-    a = np.asarray(x)
+    try:
+        a = np.asarray(x)
+    except ValueError as e:  # ragged nesting
+        raise ValueError(f"{what} cannot be read as an (N, 4) array: {e}") from None
     if a.ndim != 2 or a.shape[1] != 4:
+        hint = ""
+        if a.ndim == 2 and a.shape[0] == 4:
+            hint = (f"; four columns are passed by name, as a dict "
+                    f"{{{', '.join(repr(k) + ': ...' for k in names)}}}")
         raise ValueError(
-            f"{what} must have shape (N, 4) or be four 1-D columns, got shape {a.shape}"
+            f"{what} must have shape (N, 4), rows {', '.join(names)}, got shape {a.shape}{hint}"
         )
     dt = dtype or _float_dtype([a.dtype], what)
     if a.dtype == dt and a.flags.f_contiguous and not a.flags.c_contiguous:
@@ -263,8 +299,10 @@ def clip(
 
     Parameters
     ----------
-    segments : (N, 4) array of rows ``x0, y0, x1, y1``, or a tuple of four 1-D columns.
-        float32 or float64 (read in place when contiguous); other real dtypes become float64.
+    segments : rows ``x0, y0, x1, y1`` (an ``(N, 4)`` array, or anything ``np.asarray`` reads
+        as one, such as a list of rows), or a dict of four 1-D columns ``{"x0": ..., "y0": ...,
+        "x1": ..., "y1": ...}``. float32 or float64 (read in place when contiguous); other real
+        dtypes become float64.
     rect : ``(xmin, ymin, xmax, ymax)``, the closed rect, rounded to the segments' dtype.
     algorithm : one of :func:`algorithms` (default ``"auto"``).
     outputs : which outputs to compute: any of ``"t_entry"``, ``"t_exit"``, ``"class"``,
@@ -418,20 +456,25 @@ def clip_in_place(
     row on a miss).
 
     ``segments`` must be a writeable float32/float64 ``(N, 4)`` array (any order: C and Fortran
-    order are clipped where they are, other layouts through one temporary) or a tuple of four
-    writeable contiguous 1-D columns. Returns the class codes when ``return_class`` or
-    ``class_out`` (a ``(N,)`` uint8 array to write into) is given, else None.
+    order are clipped where they are, other layouts through one temporary) or a dict of four
+    writeable contiguous 1-D columns ``{"x0": ..., "y0": ..., "x1": ..., "y1": ...}``. Returns
+    the class codes when ``return_class`` or ``class_out`` (a ``(N,)`` uint8 array to write
+    into) is given, else None.
     """
-    if isinstance(segments, (tuple, list)):
-        cols = tuple(segments)
-        if len(cols) != 4 or not all(isinstance(c, np.ndarray) for c in cols):
-            raise TypeError("segments for clip_in_place must be an array or four numpy columns")
+    cols = _columns(segments, _SEGMENT_COLUMNS, "segments")
+    if cols is not None:
+        if not all(isinstance(segments[k], np.ndarray) for k in _SEGMENT_COLUMNS):
+            raise TypeError("columns for clip_in_place must be numpy arrays (they are written in place)")
+        cols = tuple(segments[k] for k in _SEGMENT_COLUMNS)
         target, dt, n, temp = cols, _float_dtype([c.dtype for c in cols], "segments"), len(cols[0]), None
         if any(c.dtype != dt for c in cols):
             raise TypeError("the four columns must all be float32 or all float64")
     else:
         if not isinstance(segments, np.ndarray):
-            raise TypeError("segments for clip_in_place must be a numpy array (it is written in place)")
+            raise TypeError(
+                "segments for clip_in_place must be a numpy array or a dict of four numpy "
+                f"columns (it is written in place), got {type(segments).__name__}"
+            )
         a = segments
         if a.ndim != 2 or a.shape[1] != 4:
             raise ValueError(f"segments must have shape (N, 4), got shape {a.shape}")
@@ -478,7 +521,8 @@ def cast_rect(
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]:
-    """Rays ``O + t·D``, ``t ∈ [0, t_max]`` (rows ``ox, oy, dx, dy`` or four columns) against a
+    """Rays ``O + t·D``, ``t ∈ [0, t_max]`` (rows ``ox, oy, dx, dy``, or a dict of those four
+    columns) against a
     rect: one ``(xmin, ymin, xmax, ymax)`` for every ray, or an ``(N, 4)`` array, rect ``i``
     for ray ``i``.
 
@@ -486,7 +530,7 @@ def cast_rect(
     most ``t_max``), NaN on a miss, and ``class`` codes with ``t_max`` in the place of 1.
     ``D = (0, 0)`` or a non-finite ray is INVALID.
     """
-    r, dt, n = _rows_or_columns(rays, "rays")
+    r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     result, native, after = _outputs(
         {"t_entry": None, "t_exit": None, "class": np.uint8}, outputs, out, n, dt
     )
@@ -513,7 +557,7 @@ def cast_segments(
     is hit at the first point of overlap. The segment set is converted to the rays' dtype and,
     given as rows, copied once to columns.
     """
-    r, dt, n = _rows_or_columns(rays, "rays")
+    r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     s, _, _ = _rows_or_columns(segments, "segments", dtype=dt)
     kinds = {"t": None, "s": None, "index": np.uint32, "nx": None, "ny": None}
     result, native, after = _outputs(kinds, outputs, out, n, dt)
@@ -539,7 +583,7 @@ def cast_polygon(
     the origin lies in the closed polygon, reported with ``t = 0`` and no edge, or with
     ``exit=True`` where the ray leaves the polygon instead.
     """
-    r, dt, n = _rows_or_columns(rays, "rays")
+    r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     v = _polygon(polygon, dt)
     kinds = {"t": None, "x": None, "y": None, "nx": None, "ny": None, "edge": np.uint32,
              "inside": np.uint8}

@@ -61,9 +61,10 @@ def test_casts_match_slabclip_cast(tmp_path, slabclip_bin, dtype):
             assert same_bits(as_i64(got["edge"]), want["edge"])
             assert same_bits(got["inside"].view(np.uint8), want["inside"])
     # Columns give the same answers as rows, and threads change nothing.
-    cols = tuple(rays[:, k].copy() for k in range(4))
+    cols = {k: rays[:, i].copy() for i, k in enumerate(("ox", "oy", "dx", "dy"))}
     a = slabclip.cast_segments(rays, walls, threads=1)
-    b = slabclip.cast_segments(cols, tuple(walls[:, k].copy() for k in range(4)), threads=2)
+    b = slabclip.cast_segments(cols, {k: walls[:, i].copy() for i, k in enumerate(("x0", "y0", "x1", "y1"))},
+                               threads=2)
     for k in a:
         assert same_bits(a[k], b[k])
 
