@@ -13,6 +13,8 @@ _Input = Union[_F, Tuple[_F, _F, _F, _F]]
 _Cols = Tuple[_F, _F, _F, _F]
 
 PARALLEL_MIN: int
+MAX_THREADS: int
+MAX_CELLS_PER_AXIS: int
 NO_HIT: int
 
 def clip(
@@ -139,4 +141,5 @@ def generate(dist: str, n: int, seed: int, double: bool) -> _F:
     """n segments of a named workload as an (n, 4) array."""
 
 def algorithms() -> list: ...
+def workloads() -> list: ...
 def info() -> dict: ...

@@ -14,6 +14,10 @@ RAYS = np.array([[-1.0, 0.5, 1.0, 0.0]] * 3)
 SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
 ro = SEGS.copy()
 ro.flags.writeable = False
+O = np.empty(3)
+COLS = {k: SEGS[:, i].copy() for i, k in enumerate(("x0", "y0", "x1", "y1"))}
+RAY_COLS = {k: RAYS[:, i].copy() for i, k in enumerate(("ox", "oy", "dx", "dy"))}
+BLOCK = np.zeros((3, 4))
 
 # (call, exception, words in the message)
 CASES = {
@@ -39,8 +43,14 @@ CASES = {
     "out of wrong length": (lambda: slabclip.clip(SEGS, RECT, out={"t_entry": np.empty(2)}), ValueError, "shape (3,)"),
     "out of wrong dtype": (lambda: slabclip.clip(SEGS, RECT, out={"t_entry": np.empty(3, np.float32)}), TypeError, "dtype float64"),
     "non-contiguous out": (lambda: slabclip.clip(SEGS, RECT, out={"t_exit": np.empty(6)[::2]}), ValueError, "contiguous"),
-    "threads=0": (lambda: slabclip.clip(SEGS, RECT, threads=0), ValueError, "at least 1"),
+    "threads=0": (lambda: slabclip.clip(SEGS, RECT, threads=0), ValueError, "threads must be an integer from 1 to 256, got 0"),
     "threads='2'": (lambda: slabclip.clip(SEGS, RECT, threads="2"), TypeError, "threads"),
+    "threads=2.0": (lambda: slabclip.clip(SEGS, RECT, threads=2.0), TypeError, "threads must be an integer"),
+    "threads=True": (lambda: slabclip.clip(SEGS, RECT, threads=True), TypeError, "threads must be an integer"),
+    "threads=-1": (lambda: slabclip.cast_rect(RAYS, RECT, threads=-1), ValueError, "threads must be an integer from 1 to 256, got -1"),
+    "threads=10**9": (lambda: slabclip.clip(SEGS, RECT, threads=10**9), ValueError, "threads must be an integer from 1 to 256"),
+    "threads=2**64": (lambda: slabclip.clip_grid(SEGS, np.array([RECT]), threads=2**64), ValueError, "threads must be an integer from 1 to 256"),
+    "threads=257 (numpy int)": (lambda: slabclip.clip_polygon(SEGS, SQUARE, threads=np.int64(257)), ValueError, "from 1 to 256, got 257"),
     "pairwise rects too few": (lambda: slabclip.clip_pairwise(SEGS, np.array([[0, 0, 1, 1]] * 2)), ValueError, "length mismatch: rects has 2 elements, expected 3"),
     "pairwise bad rect row": (lambda: slabclip.clip_pairwise(SEGS, np.array([[0, 0, 1, 1], [0, 0, 1, 1], [1, 0, 0, 1]])), ValueError, "rects row 2: invalid rect"),
     "grid rects (M, 3)": (lambda: slabclip.clip_grid(SEGS, np.zeros((2, 3))), ValueError, "shape (M, 4)"),
@@ -57,6 +67,42 @@ CASES = {
     "NaN t_max": (lambda: slabclip.cast_segments(RAYS, SEGS, t_max=np.nan), ValueError, "t_max"),
     "rays (N, 2)": (lambda: slabclip.cast_rect(np.zeros((3, 2)), RECT), ValueError, "shape (N, 4)"),
     "workload name": (lambda: slabclip.workload("nope", 10), ValueError, "unknown workload"),
+    # Outputs that alias each other or an input: both named.
+    "one array for two outputs": (lambda: slabclip.clip(SEGS, RECT, out={"t_entry": O, "t_exit": O}), ValueError,
+                                  "out['t_entry'] and out['t_exit'] share memory"),
+    "an input column as out": (lambda: slabclip.clip(COLS, RECT, out={"t_exit": COLS["y1"]}), ValueError,
+                               "out['t_exit'] and segments share memory"),
+    "input rows under out": (lambda: slabclip.clip(BLOCK, RECT, out={"t_entry": BLOCK.reshape(-1)[4:7]}), ValueError,
+                             "out['t_entry'] and segments share memory"),
+    "a ray column as out": (lambda: slabclip.cast_rect(RAY_COLS, RECT, out={"t_entry": RAY_COLS["dx"]}), ValueError,
+                            "out['t_entry'] and rays share memory"),
+    "cast_segments out on walls": (lambda: slabclip.cast_segments(RAYS, COLS, out={"t": COLS["x0"]}), ValueError,
+                                   "out['t'] and segments share memory"),
+    "clip_polygon out segments over input": (lambda: slabclip.clip_polygon(COLS, SQUARE, out={"segments": np.asfortranarray(np.stack(list(COLS.values()), axis=1)), "t_entry": COLS["x1"]}),
+                                             ValueError, "out['t_entry'] and segments share memory"),
+    "in place: one column twice": (lambda: slabclip.clip_in_place({"x0": O, "y0": O, "x1": COLS["x1"], "y1": COLS["y1"]}, RECT), ValueError,
+                                   "segments['x0'] and segments['y0'] share memory"),
+    "in place: class_out over segments": (lambda: slabclip.clip_in_place(BLOCK, RECT, class_out=BLOCK.view(np.uint8).reshape(-1)[:3]), ValueError,
+                                          "segments and class_out share memory"),
+    # out= and outputs= of the wrong kind.
+    "out=[arr]": (lambda: slabclip.clip(SEGS, RECT, out=[O]), TypeError, "out= must be a dict of output names to numpy arrays"),
+    "out of a list": (lambda: slabclip.clip(SEGS, RECT, out={"t_entry": [0.0] * 3}), TypeError, "out['t_entry'] must be a numpy array"),
+    "outputs=5": (lambda: slabclip.clip(SEGS, RECT, outputs=5), TypeError, "outputs must be a sequence of output names"),
+    "outputs of ints": (lambda: slabclip.cast_rect(RAYS, RECT, outputs=(1,)), TypeError, "outputs must be output names"),
+    # Numbers out of range or of the wrong type, each named with its range.
+    "workload n=-1": (lambda: slabclip.workload("mixed", -1), ValueError, "n must be an integer from 0 to 1099511627776, got -1"),
+    "workload n=2**70": (lambda: slabclip.workload("mixed", 2**70), ValueError, "n must be an integer from 0 to"),
+    "workload n=1.5": (lambda: slabclip.workload("mixed", 1.5), TypeError, "n must be an integer"),
+    "workload seed=-1": (lambda: slabclip.workload("mixed", 3, seed=-1), ValueError, "seed must be an integer from 0 to 18446744073709551615"),
+    "workload name=3": (lambda: slabclip.workload(3, 10), TypeError, "name must be a str, one of: mixed"),
+    "grid cells 2**63": (lambda: slabclip.grid_pieces(SEGS, RECT, (2**63, 1)), ValueError, "each from 1 to 16777216; got (9223372036854775808, 1)"),
+    "grid cells -1": (lambda: slabclip.grid_pieces(SEGS, RECT, (-1, 4)), ValueError, "each from 1 to 16777216"),
+    "grid cells floats": (lambda: slabclip.grid_pieces(SEGS, RECT, (1.5, 2)), ValueError, "two integers (nx, ny)"),
+    "grid cells not a pair": (lambda: slabclip.grid_pieces(SEGS, RECT, 4), TypeError, "two integers (nx, ny)"),
+    "algorithm=3": (lambda: slabclip.clip(SEGS, RECT, algorithm=3), TypeError, "algorithm must be a str, one of: liang-barsky"),
+    "algorithm=None in place": (lambda: slabclip.clip_in_place(SEGS.copy(), RECT, algorithm=None), TypeError, "algorithm must be a str"),
+    "t_max='far'": (lambda: slabclip.cast_rect(RAYS, RECT, t_max="far"), TypeError, "t_max must be a number"),
+    "t_max=None": (lambda: slabclip.cast_polygon(RAYS, SQUARE, t_max=None), TypeError, "t_max must be a number"),
 }
 
 
@@ -66,6 +112,10 @@ def test_bad_input_raises(name):
     with pytest.raises(exc) as e:
         call()
     assert words in str(e.value), str(e.value)
+
+
+def test_one_output_name_alone_is_that_output():
+    assert list(slabclip.clip(SEGS, RECT, outputs="class")) == ["class"]
 
 
 def test_read_only_out_array():

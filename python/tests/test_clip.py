@@ -1,7 +1,9 @@
 """Segments × rect in every shape, against the exact reference and against each other."""
 
-import threading
+import subprocess
 import sys
+import textwrap
+import threading
 
 import numpy as np
 import pytest
@@ -296,3 +298,38 @@ def test_threads_clip_at_once():
     for r in results:
         for k in want:
             assert same_bits(r[k], want[k])
+
+
+THREAD_COUNT = textwrap.dedent("""
+    import time
+    import numpy as np
+    import slabclip
+
+    def threads_now():
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("Threads:"))
+
+    segs = slabclip.workload("mixed", 10_000)
+    slabclip.clip(segs, (0, 0, 1, 1), threads=2)
+    base = threads_now()  # the calling thread, rayon's global pool if started, a 2-thread pool
+    for rounds in range(3):
+        for n in range(2, 18):
+            slabclip.clip(segs, (0, 0, 1, 1), threads=n)
+            slabclip.cast_rect(segs, (0, 0, 1, 1), threads=n)
+    slabclip.clip(segs, (0, 0, 1, 1), threads=2)
+    # A dropped pool's threads end on their own: give them a moment.
+    for _ in range(100):
+        if threads_now() <= base:
+            break
+        time.sleep(0.05)
+    print(base, threads_now())
+""")
+
+
+def test_threads_values_do_not_pile_up_pools():
+    """Many different threads= values leave the process with the threads of one pool, not one
+    pool per value ever used (16 values, 3 rounds: 456 threads if every pool were kept)."""
+    r = subprocess.run([sys.executable, "-c", THREAD_COUNT], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    base, after = map(int, r.stdout.split())
+    assert after <= base, (base, after)
