@@ -64,7 +64,9 @@ __all__ = [
 
 __version__ = _native.info()["version"]
 
-#: Index reported for "no segment / no edge" (a miss) by ``cast_segments`` and ``cast_polygon``.
+#: Index reported for "no segment / no edge" (a miss) by ``cast_segments`` and ``cast_polygon``:
+#: ``-1`` in their ``int64`` ``index`` / ``edge`` outputs, as in the ``.npz`` files of
+#: ``slabclip cast`` (numpy's "no index"; the Rust library's ``u32`` outputs use ``u32::MAX``).
 NO_HIT: int = _native.NO_HIT
 
 #: The most threads ``threads=`` may ask for: a fixed cap (not a multiple of the CPU count), so
@@ -568,14 +570,14 @@ def cast_segments(
     """Each ray's closest hit among a set of M segments.
 
     Returns ``t`` (the ray parameter, NaN on a miss), ``s`` (the segment's own parameter of the
-    hit point in [0, 1]), ``index`` (uint32, the lowest on a tie, :data:`NO_HIT` on a miss) and
+    hit point in [0, 1]), ``index`` (int64, the lowest on a tie, -1 (:data:`NO_HIT`) on a miss) and
     ``nx``, ``ny`` (the segment's unit normal facing the ray). A segment collinear with the ray
     is hit at the first point of overlap. The segment set is converted to the rays' dtype and,
     given as rows, copied once to columns.
     """
     r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     s, _, _ = _rows_or_columns(segments, "segments", dtype=dt)
-    kinds = {"t": None, "s": None, "index": np.uint32, "nx": None, "ny": None}
+    kinds = {"t": None, "s": None, "index": np.int64, "nx": None, "ny": None}
     result, native, after, written = _outputs(kinds, outputs, out, n, dt)
     _args.disjoint(written, [("rays", r), ("segments", s)])
     _native.cast_segments(r, s, _t_max(t_max), threads=_threads(threads), **native)
@@ -596,13 +598,14 @@ def cast_polygon(
     orientation; non-convex, fewer than 3 distinct vertices or non-finite is a ValueError).
 
     Returns ``t``, the hit point ``x``, ``y``, the outward unit normal ``nx``, ``ny`` of the
-    edge hit and its index ``edge`` (uint32, :data:`NO_HIT` for none), and ``inside`` (bool):
-    the origin lies in the closed polygon, reported with ``t = 0`` and no edge, or with
-    ``exit=True`` where the ray leaves the polygon instead.
+    edge hit and its index ``edge`` (int64, -1 (:data:`NO_HIT`) for none), and ``inside``
+    (bool): the origin lies in the closed polygon, reported with ``t = 0`` and no edge, or with
+    ``exit=True`` where the ray leaves the polygon instead. (``slabclip cast`` writes the same
+    values, ``inside`` as uint8 0/1: the same bytes, in the dtype other tools read as a flag.)
     """
     r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     v = _polygon(polygon, dt)
-    kinds = {"t": None, "x": None, "y": None, "nx": None, "ny": None, "edge": np.uint32,
+    kinds = {"t": None, "x": None, "y": None, "nx": None, "ny": None, "edge": np.int64,
              "inside": np.uint8}
     result, native, after, written = _outputs(kinds, outputs, out, n, dt)
     _args.disjoint(written, [("rays", r), ("polygon", v)])

@@ -88,7 +88,7 @@ def cast_segments(
     t_max: float,
     t: Optional[_F] = None,
     s: Optional[_F] = None,
-    index: Optional[npt.NDArray[np.uint32]] = None,
+    index: Optional[npt.NDArray[np.int64]] = None,
     nx: Optional[_F] = None,
     ny: Optional[_F] = None,
     threads: Optional[int] = None,
@@ -105,7 +105,7 @@ def cast_polygon(
     y: Optional[_F] = None,
     nx: Optional[_F] = None,
     ny: Optional[_F] = None,
-    edge: Optional[npt.NDArray[np.uint32]] = None,
+    edge: Optional[npt.NDArray[np.int64]] = None,
     inside: Optional[npt.NDArray[np.uint8]] = None,
     threads: Optional[int] = None,
 ) -> None:

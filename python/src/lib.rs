@@ -764,24 +764,55 @@ fn cast_segments_py<'py>(
             }
         };
         let (mut t, mut s) = (out1::<F>(outs[0], "t")?, out1::<F>(outs[1], "s")?);
-        let mut index = out1::<u32>(outs[2], "index")?;
+        let mut index = out1::<i64>(outs[2], "index")?;
         let (mut nx, mut ny) = (out1::<F>(outs[3], "nx")?, out1::<F>(outs[4], "ny")?);
+        let mut index = Indices::of(slice_mut(&mut index, "index")?);
         let out = SegmentsCastOutput {
             t: slice_mut(&mut t, "t")?,
             s: slice_mut(&mut s, "s")?,
-            index: slice_mut(&mut index, "index")?,
+            index: index.library(),
             nx: slice_mut(&mut nx, "nx")?,
             ny: slice_mut(&mut ny, "ny")?,
         };
         let t_max = F::from_f64(t_max);
         py.allow_threads(|| in_pool(threads, || cast_segments(&rays, &segs, t_max, out)))?
-            .map_err(value_err)
+            .map_err(value_err)?;
+        index.widen();
+        Ok(())
     }
     let outs = [t, s, index, nx, ny];
     if is_f64(rays)? {
         run::<f64>(py, rays, segments, t_max, outs, threads)
     } else {
         run::<f32>(py, rays, segments, t_max, outs, threads)
+    }
+}
+
+/// An `int64` index output (`index`, `edge`): the library writes its `u32` indices into a
+/// buffer of its own, which [`Indices::widen`] turns into the package's convention, `-1` for a
+/// miss ([`slabclip::cast::signed_index`], as `slabclip cast` writes them).
+struct Indices<'a> {
+    out: Option<&'a mut [i64]>,
+    raw: Vec<u32>,
+}
+
+impl<'a> Indices<'a> {
+    fn of(out: Option<&'a mut [i64]>) -> Self {
+        let raw = vec![0; out.as_ref().map_or(0, |o| o.len())];
+        Indices { out, raw }
+    }
+
+    /// The buffer the library writes, when the index is asked for.
+    fn library(&mut self) -> Option<&mut [u32]> {
+        self.out.is_some().then_some(&mut self.raw[..])
+    }
+
+    fn widen(&mut self) {
+        if let Some(out) = self.out.as_deref_mut() {
+            for (o, &i) in out.iter_mut().zip(&self.raw) {
+                *o = slabclip::cast::signed_index(i);
+            }
+        }
     }
 }
 
@@ -837,20 +868,23 @@ fn cast_polygon_py<'py>(
         let mut t = out1::<F>(outs[0], "t")?;
         let (mut x, mut y) = (out1::<F>(outs[1], "x")?, out1::<F>(outs[2], "y")?);
         let (mut nx, mut ny) = (out1::<F>(outs[3], "nx")?, out1::<F>(outs[4], "ny")?);
-        let mut edge = out1::<u32>(outs[5], "edge")?;
+        let mut edge = out1::<i64>(outs[5], "edge")?;
         let mut inside = out1::<u8>(outs[6], "inside")?;
+        let mut edge = Indices::of(slice_mut(&mut edge, "edge")?);
         let out = PolygonCastOutput {
             t: slice_mut(&mut t, "t")?,
             x: slice_mut(&mut x, "x")?,
             y: slice_mut(&mut y, "y")?,
             nx: slice_mut(&mut nx, "nx")?,
             ny: slice_mut(&mut ny, "ny")?,
-            edge: slice_mut(&mut edge, "edge")?,
+            edge: edge.library(),
             inside: slice_mut(&mut inside, "inside")?,
         };
         let t_max = F::from_f64(t_max);
         py.allow_threads(|| in_pool(threads, || cast_polygon(&poly, &rays, t_max, mode, out)))?
-            .map_err(value_err)
+            .map_err(value_err)?;
+        edge.widen();
+        Ok(())
     }
     let mode = if exit {
         InsideMode::Exit
@@ -1092,6 +1126,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PARALLEL_MIN", PARALLEL_MIN)?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("MAX_CELLS_PER_AXIS", slabclip::grid::MAX_CELLS_PER_AXIS)?;
-    m.add("NO_HIT", slabclip::NO_HIT)?;
+    // The package's index for a miss (`index`, `edge`: int64), as in `slabclip cast`'s files.
+    m.add("NO_HIT", -1i64)?;
     Ok(())
 }
