@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args};
 
 use super::args::{parse_polygon, Vertices};
+use slabclip::cast::signed_index;
 use slabclip::cast::{
     cast_polygon, cast_rect, cast_segments, PolygonCastOutput, RectCastOutput, SegmentsCastOutput,
 };
 use slabclip::io::{self, Batch, Column};
-use slabclip::cast::signed_index;
 use slabclip::{ConvexPolygon, Error, InsideMode, Rays, Real, Rect, Segments, NO_HIT};
 
 /// Arguments of `slabclip cast`.
