@@ -141,7 +141,11 @@ mod tests {
     fn cells_parsing() {
         assert_eq!(parse_cells("1000, 20").unwrap(), [1000, 20]);
         assert!(parse_cells("3").unwrap_err().contains("found 1"));
-        assert_eq!(parse_cells("4K,2").unwrap(), [4096, 2], "counts take suffixes");
+        assert_eq!(
+            parse_cells("4K,2").unwrap(),
+            [4096, 2],
+            "counts take suffixes"
+        );
         assert!(parse_cells("0,3")
             .unwrap_err()
             .contains("nx: \"0\": expected a count from 1 to 16777216"));
