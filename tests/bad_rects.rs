@@ -247,6 +247,20 @@ fn bad_polygons_and_arguments() {
             &["not convex"],
         ),
         (
+            &["--polygon", "0,0 1,1 1,0 0,1"],
+            "seg.npy",
+            1,
+            "--polygon",
+            &["not convex", "crosses itself"],
+        ),
+        (
+            &["--polygon", "-1e308,-1e308 1e308,1e308 5e307,5e307"],
+            "seg.npy",
+            1,
+            "--polygon",
+            &["one line"],
+        ),
+        (
             &["--polygon", "0,0 1,x 0,1"],
             "seg.npy",
             2,

@@ -107,13 +107,13 @@ fn bad_grids_exit_with_a_message_and_write_nothing() {
             vec!["--grid", "0,0,1,1", "--cells", "0,4"],
             "out.npz",
             2,
-            "nx = 0",
+            "nx: \"0\": expected a count from 1 to",
         ),
         (
             vec!["--grid", "0,0,1,1", "--cells", "4,0"],
             "out.npz",
             2,
-            "ny = 0",
+            "ny: \"0\": expected a count from 1 to",
         ),
         (
             vec!["--grid", "0,0,1,1", "--cells", "4"],
@@ -125,13 +125,13 @@ fn bad_grids_exit_with_a_message_and_write_nothing() {
             vec!["--grid", "0,0,1,1", "--cells", "4,x"],
             "out.npz",
             2,
-            "ny = \"x\"",
+            "ny: \"x\" is not a count",
         ),
         (
             vec!["--grid", "0,0,1,1", "--cells", "99999999999,4"],
             "out.npz",
             2,
-            "expected 1 to",
+            "expected a count from 1 to 16777216",
         ),
         (
             vec!["--grid", "0,0,1,1", "--cells", "4,4", "--rect", "0,0,1,1"],

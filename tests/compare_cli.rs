@@ -212,21 +212,76 @@ fn class_output_on_a_file_has_a_read_only_row_and_threads_split_the_batch() {
 #[test]
 fn bad_arguments() {
     let dir = tempfile::tempdir().unwrap();
+    // (arguments, words of the message): every count goes through one parser.
     let usage = [
-        vec!["compare", "--dist", "uniform"],
-        vec!["compare", "--n", "0"],
-        vec!["compare", "--n", "lots"],
-        vec!["compare", "--threads", "0"],
-        vec!["compare", "--repeat", "0"],
-        vec!["compare", "--sample-ms", "0"],
-        vec!["compare", "--sample-ms", "fast"],
-        vec!["compare", "--rect", "0,0,1,1"],
-        vec!["compare", "--input", "data/sample.npy", "--rect", "1,0,0,1"],
-        vec!["compare", "--input", "data/sample.npy", "--dist", "mixed"],
+        (vec!["compare", "--dist", "uniform"], "uniform"),
+        (vec!["compare", "--n", "0"], "expected a count from 1 to"),
+        (vec!["compare", "--n", "lots"], "\"lots\" is not a count"),
+        (vec!["compare", "--n", "1.5M"], "is not a count"),
+        (
+            vec!["compare", "--n", "99999999999G"],
+            "expected a count from 1 to",
+        ),
+        (vec!["compare", "--check", "1.5K"], "is not a count"),
+        (
+            vec!["compare", "--threads", "0"],
+            "expected a count from 1 to 65535",
+        ),
+        (
+            vec!["compare", "--threads", "64K"],
+            "expected a count from 1 to 65535",
+        ),
+        (
+            vec!["compare", "--repeat", "0"],
+            "expected a count from 1 to 65535",
+        ),
+        (vec!["compare", "--sample-ms", "0"], "sample-ms"),
+        (vec!["compare", "--sample-ms", "fast"], "sample-ms"),
+        (vec!["compare", "--rect", "0,0,1,1"], "--input"),
+        (
+            vec!["compare", "--input", "data/sample.npy", "--rect", "1,0,0,1"],
+            "greater than",
+        ),
+        (
+            vec!["compare", "--input", "data/sample.npy", "--dist", "mixed"],
+            "cannot be used with",
+        ),
+        (
+            vec!["gen", "--dist", "mixed", "--n", "1.5K", "-o", "x.npy"],
+            "is not a count",
+        ),
+        (
+            vec!["gen", "--dist", "mixed", "--n=-3", "-o", "x.npy"],
+            "is not a count",
+        ),
+        (
+            vec![
+                "clip",
+                "--rect",
+                "0,0,1,1",
+                "--threads",
+                "0",
+                "a.npy",
+                "-o",
+                "b.npy",
+            ],
+            "expected a count from 1 to 65535",
+        ),
+        (
+            vec![
+                "clip", "--grid", "0,0,1,1", "--cells", "32M,1", "a.npy", "-o", "b.npz",
+            ],
+            "nx: \"32M\": expected a count from 1 to 16777216",
+        ),
     ];
-    for args in usage {
+    for (args, words) in usage {
         let o = slabclip(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(words),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
     }
     let o = slabclip(&["compare", "--input", "no/such.npy"]);
     assert_eq!(o.status.code(), Some(1));
@@ -241,4 +296,90 @@ fn bad_arguments() {
     assert!(text(&o.stderr).contains("does not exist"));
     assert!(o.stdout.is_empty(), "fails before measuring");
     assert!(!Path::new(&missing).exists());
+}
+
+/// Counts take the same suffixes everywhere: `gen --n 10K` as `compare --n 64K`, `--check`,
+/// `--repeat`, `--threads` and `--cells`.
+#[test]
+fn counts_take_suffixes_in_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = dir.path().join("g.npy");
+    let o = slabclip(&[
+        "gen",
+        "--dist",
+        "mixed",
+        "--n",
+        "10K",
+        "-o",
+        gen.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let bytes = std::fs::read(&gen).unwrap();
+    let header = text(&bytes[..128.min(bytes.len())]);
+    assert!(header.contains("'shape': (10240, 4"), "{header}");
+    let o = slabclip(&[
+        "compare",
+        "--n",
+        "2k",
+        "--check",
+        "1K",
+        "--repeat",
+        "1",
+        "--threads",
+        "1",
+        "--sample-ms",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let pieces = dir.path().join("p.npz");
+    let o = slabclip(&[
+        "clip",
+        "--grid",
+        "0,0,1,1",
+        "--cells",
+        "1K,2",
+        "--quiet",
+        gen.to_str().unwrap(),
+        "-o",
+        pieces.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// With stderr not a terminal (a pipe here), `compare` writes nothing there; on a terminal it
+/// shows its progress, unless `--quiet`.
+#[test]
+fn progress_only_on_a_terminal() {
+    let args = ["compare", "--n", "64K", "--repeat", "3", "--sample-ms", "2"];
+    let o = slabclip(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
+    // A terminal through script(1), where the system has it.
+    let Ok(probe) = Command::new("script").arg("--version").output() else {
+        eprintln!("no script(1) here: the terminal half is not run");
+        return;
+    };
+    assert!(probe.status.success());
+    let run = |extra: &[&str]| {
+        let cmd = format!(
+            "{} {} {}",
+            env!("CARGO_BIN_EXE_slabclip"),
+            args.join(" "),
+            extra.join(" ")
+        );
+        let o = Command::new("script")
+            .args(["-qfec", &cmd, "/dev/null"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("script runs");
+        assert!(o.status.success(), "{}", text(&o.stdout));
+        text(&o.stdout)
+    };
+    let shown = run(&[]);
+    assert!(
+        shown.contains("mixed") && shown.contains("timing, 3 rounds"),
+        "{shown}"
+    );
+    let quiet = run(&["--quiet"]);
+    assert!(!quiet.contains("timing, 3 rounds"), "{quiet}");
 }

@@ -179,6 +179,98 @@ fn check_seed<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
     check(&v, &s, grid, &c, &cs).map_err(|m| TestCaseError::fail(format!("seed {seed:#x}: {m}")))
 }
 
+/// The same case moved by a power of two to the top or the bottom of `F`'s range (polygon and
+/// segment alike: every exact `t` stays, a grid case stays on a grid). At the top the largest
+/// coordinate lands in `[2^(emax−3), 2^(emax−2))`: differences of two coordinates, their cross
+/// products and `f0 − f1` overflow unless the polygon is scaled down.
+fn at_scale<F: Real>(
+    (v, s, grid): (Vec<(F, F)>, Segment<F>, bool),
+    huge: bool,
+) -> (Vec<(F, F)>, Segment<F>, bool) {
+    let f32 = core::mem::size_of::<F>() == 4;
+    let m = v
+        .iter()
+        .flat_map(|&(x, y)| [x, y])
+        .chain([s.x0, s.y0, s.x1, s.y1])
+        .map(|c| c.to_f64().abs())
+        .filter(|c| c.is_finite())
+        .fold(0.0f64, f64::max);
+    let e = if m > 0.0 { m.log2().floor() as i32 } else { 0 };
+    let target = match (huge, f32) {
+        (true, true) => 125,
+        (true, false) => 1021,
+        (false, true) => -70,
+        (false, false) => -850,
+    };
+    // In two steps: the whole factor may be beyond the range of f64 (2^(1021 + 20) for a
+    // case on a grid of 2^-20).
+    let d = target - e;
+    let (k1, k2) = (2f64.powi(d / 2), 2f64.powi(d - d / 2));
+    let sc = |c: F| F::from_f64(c.to_f64() * k1 * k2);
+    let v = v.iter().map(|&(x, y)| (sc(x), sc(y))).collect();
+    (
+        v,
+        Segment::new(sc(s.x0), sc(s.y0), sc(s.x1), sc(s.y1)),
+        grid,
+    )
+}
+
+fn check_seed_at_scale<F: TestFloat>(seed: u64, huge: bool) -> Result<(), TestCaseError> {
+    let (v, s, grid) = at_scale(polygon_segment::<F>(seed), huge);
+    let poly = ConvexPolygon::new(&v)
+        .map_err(|e| TestCaseError::fail(format!("seed {seed:#x}: {e}: {v:?}")))?;
+    let c = clip_polygon_one(&poly, &s);
+    let cs = clipped_one(&poly, &s);
+    check(&v, &s, grid, &c, &cs)
+        .map_err(|m| TestCaseError::fail(format!("seed {seed:#x} huge {huge}: {m}")))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES / 4, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn segments_polygon_at_extreme_scales_f32(seed in any::<u64>(), huge in any::<bool>()) {
+        check_seed_at_scale::<f32>(seed, huge)?;
+    }
+
+    #[test]
+    fn segments_polygon_at_extreme_scales_f64(seed in any::<u64>(), huge in any::<bool>()) {
+        check_seed_at_scale::<f64>(seed, huge)?;
+    }
+}
+
+/// Segments against the square with corners at ±2^1023 (its sides' differences overflow) and
+/// at ±1e308: classes and ends against the exact reference, the clipped points finite and on
+/// the cutting edge.
+#[test]
+fn segments_against_squares_whose_sides_overflow() {
+    for h in [2f64.powi(1023), 1e308] {
+        let v = vec![(-h, -h), (h, -h), (h, h), (-h, h)];
+        let poly = ConvexPolygon::new(&v).unwrap();
+        let m = f64::MAX;
+        let cases = [
+            (Segment::new(-m, 0.0, m, 0.0), Class::Crosses),
+            (Segment::new(0.0, 0.0, m, m), Class::Exits),
+            (Segment::new(-m, -m, 0.5 * h, 0.25 * h), Class::Enters),
+            (Segment::new(-h, -h, h, h), Class::Inside),
+            (Segment::new(-m, h, m, h), Class::Crosses),
+            (Segment::new(-m, m, m, m), Class::Outside),
+            (Segment::new(-m, 0.0, -h, 0.0), Class::Touches),
+        ];
+        for (seg, class) in cases {
+            let c = clip_polygon_one(&poly, &seg);
+            let cs = clipped_one(&poly, &seg);
+            check(&v, &seg, false, &c, &cs).unwrap_or_else(|e| panic!("h {h}: {e}"));
+            assert_eq!(c.class, class, "h {h} {seg:?}: {c:?}");
+            if class != Class::Outside {
+                for p in [cs.x0, cs.y0, cs.x1, cs.y1] {
+                    assert!(p.is_finite() && p.abs() <= h, "h {h} {seg:?}: {cs:?}");
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
 

@@ -233,6 +233,114 @@ fn check_seed<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The same case moved by a power of two to the top or the bottom of `F`'s range: polygon,
+/// origin and direction scaled alike, which leaves every exact `t` as it was (and a grid case
+/// on a grid), so the same checks apply. At the top, the largest input lands in
+/// `[2^(emax−3), 2^(emax−2))`, where differences and cross products of unscaled inputs
+/// overflow; at the bottom, in `[2^(emin+170), …)`, small enough to reach the subnormals.
+fn at_scale<F: Real>(
+    (v, ray, t_max, grid): (Vec<(F, F)>, Ray<F>, F, bool),
+    huge: bool,
+) -> (Vec<(F, F)>, Ray<F>, F, bool) {
+    let f32 = core::mem::size_of::<F>() == 4;
+    let m = v
+        .iter()
+        .flat_map(|&(x, y)| [x, y])
+        .chain([ray.ox, ray.oy, ray.dx, ray.dy])
+        .map(|c| c.to_f64().abs())
+        .filter(|c| c.is_finite())
+        .fold(0.0f64, f64::max);
+    let e = if m > 0.0 { m.log2().floor() as i32 } else { 0 };
+    let target = match (huge, f32) {
+        (true, true) => 125,
+        (true, false) => 1021,
+        (false, true) => -70,
+        (false, false) => -850,
+    };
+    // In two steps: the whole factor may be beyond the range of f64 (2^(1021 + 20) for a
+    // case on a grid of 2^-20).
+    let d = target - e;
+    let (k1, k2) = (2f64.powi(d / 2), 2f64.powi(d - d / 2));
+    let s = |c: F| F::from_f64(c.to_f64() * k1 * k2);
+    let v = v.iter().map(|&(x, y)| (s(x), s(y))).collect();
+    (
+        v,
+        Ray::new(s(ray.ox), s(ray.oy), s(ray.dx), s(ray.dy)),
+        t_max,
+        grid,
+    )
+}
+
+fn check_seed_at_scale<F: TestFloat>(seed: u64, huge: bool) -> Result<(), TestCaseError> {
+    let (v, ray, t_max, grid) = at_scale(polygon_ray::<F>(seed), huge);
+    let poly = ConvexPolygon::new(&v)
+        .map_err(|e| TestCaseError::fail(format!("seed {seed:#x}: {e}: {v:?}")))?;
+    for mode in [InsideMode::Origin, InsideMode::Exit] {
+        let h = cast_polygon_one(&poly, &ray, t_max, mode)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        check(&v, &ray, t_max, grid, mode, &h)
+            .map_err(|m| TestCaseError::fail(format!("seed {seed:#x} huge {huge}: {m}")))?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES / 4, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn rays_polygon_at_extreme_scales_f32(seed in any::<u64>(), huge in any::<bool>()) {
+        check_seed_at_scale::<f32>(seed, huge)?;
+    }
+
+    #[test]
+    fn rays_polygon_at_extreme_scales_f64(seed in any::<u64>(), huge in any::<bool>()) {
+        check_seed_at_scale::<f64>(seed, huge)?;
+    }
+}
+
+/// The square with corners at ±2^1023 (±8.99e307): every difference of two corners overflows
+/// `f64`. Rays from inside, from outside, through a corner and missing, against the exact
+/// reference (grid-exact: every answer here is a power of two or a small multiple of one).
+#[test]
+fn rays_against_a_square_whose_sides_overflow() {
+    let h = 2f64.powi(1023);
+    let v = vec![(-h, -h), (h, -h), (h, h), (-h, h)];
+    let poly = ConvexPolygon::new(&v).unwrap();
+    let origin = InsideMode::Origin;
+    let cases = [
+        (Ray::new(0.0, 0.0, 1.0, 0.0), InsideMode::Exit, h, Some(1)),
+        (
+            Ray::new(0.0, 0.0, 0.0, -2f64.powi(1000)),
+            InsideMode::Exit,
+            2f64.powi(23),
+            Some(0),
+        ),
+        (Ray::new(-1.5 * h, 0.5 * h, h, 0.0), origin, 0.5, Some(3)),
+        (Ray::new(-1.5 * h, 1.25 * h, h, 0.0), origin, f64::NAN, None),
+        (
+            Ray::new(1.75 * h, -1.75 * h, -1.0, 1.0),
+            origin,
+            0.75 * h,
+            Some(0),
+        ),
+        (Ray::new(-h, -h, 1.0, 0.0), origin, 0.0, None),
+    ];
+    for (ray, mode, t, edge) in cases {
+        let hit = cast_polygon_one(&poly, &ray, f64::INFINITY, mode).unwrap();
+        check(&v, &ray, f64::INFINITY, true, mode, &hit).unwrap();
+        if t.is_nan() {
+            assert!(hit.t.is_nan(), "{ray:?}: {hit:?}");
+        } else {
+            assert_eq!(hit.t, t, "{ray:?}: {hit:?}");
+            assert!(
+                hit.point.0.is_finite() && hit.point.1.is_finite(),
+                "{hit:?}"
+            );
+        }
+        assert_eq!(hit.edge, edge.unwrap_or(NO_HIT), "{ray:?}: {hit:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -336,7 +444,67 @@ fn building_refuses_what_is_not_a_convex_polygon() {
                 (9.5, 3.1),
                 (-5.9, -8.1),
             ],
-            "more than once",
+            "winds around 2 times",
+        ),
+        (
+            "bow tie (zero signed area)",
+            &[(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)],
+            "crosses itself",
+        ),
+        (
+            "bow tie, one loop larger",
+            &[(0.0, 0.0), (2.0, 2.0), (2.0, 0.0), (0.0, 1.0)],
+            "not convex",
+        ),
+        (
+            "reflex at the first vertex",
+            &[(1.0, 1.0), (0.0, 4.0), (0.0, 0.0), (4.0, 0.0)],
+            "vertex 0 is a reflex vertex",
+        ),
+        (
+            "reflex by one ulp below the diagonal",
+            &[
+                (0.0, 0.0),
+                (2.0, 0.0),
+                (2.0, 2.0),
+                (1.0, 1.0 - f64::EPSILON / 2.0),
+            ],
+            "vertex 3 is a reflex vertex",
+        ),
+        (
+            "collinear, huge",
+            &[(-1e308, -1e308), (1e308, 1e308), (5e307, 5e307)],
+            "one line",
+        ),
+        (
+            "collinear, tiny and subnormal",
+            &[(0.0, 0.0), (5e-324, 1e-323), (1e-323, 2e-323)],
+            "one line",
+        ),
+        (
+            "collinear with a huge spread (rational path)",
+            &[(-1e300, -1e300), (1e-300, 1e-300), (1e300, 1e300)],
+            "one line",
+        ),
+        (
+            "reflex, huge",
+            &[(0.0, 0.0), (1.6e308, 0.0), (4e307, 4e307), (0.0, 1.6e308)],
+            "vertex 2 is a reflex vertex",
+        ),
+        (
+            "reflex, tiny",
+            &[(0.0, 0.0), (4e-300, 0.0), (1e-300, 1e-300), (0.0, 4e-300)],
+            "vertex 2 is a reflex vertex",
+        ),
+        (
+            "bow tie, huge",
+            &[
+                (-1e308, -1e308),
+                (1e308, 1e308),
+                (1e308, -1e308),
+                (-1e308, 1e308),
+            ],
+            "crosses itself",
         ),
         (
             "nan",
@@ -353,6 +521,54 @@ fn building_refuses_what_is_not_a_convex_polygon() {
         let e = ConvexPolygon::new(v).expect_err(name).to_string();
         assert!(e.contains(msg), "{name}: {e}");
     }
+    // Valid polygons at the ends of the range, and thin ones: exact predicates accept them
+    // (an overflowing or underflowing area does not make them "one line").
+    let square = |h: f64| vec![(-h, -h), (h, -h), (h, h), (-h, h)];
+    let good: Vec<(&str, Vec<(f64, f64)>)> = vec![
+        ("square ±1e308", square(1e308)),
+        ("square ±f64::MAX", square(f64::MAX)),
+        ("square ±1e200", square(1e200)),
+        ("square ±1e-300", square(1e-300)),
+        (
+            "subnormal triangle",
+            vec![(0.0, 0.0), (2e-323, 0.0), (0.0, 2e-323)],
+        ),
+        (
+            "thin triangle",
+            vec![(0.0, 0.0), (1.0, 1.0), (2.0, 2.0 + 4.0 * f64::EPSILON)],
+        ),
+        (
+            "convex by one ulp above the diagonal",
+            vec![
+                (0.0, 0.0),
+                (2.0, 0.0),
+                (2.0, 2.0),
+                (1.0, 1.0 + f64::EPSILON),
+            ],
+        ),
+        (
+            "straight vertex, huge",
+            vec![
+                (-1e308, -1e308),
+                (0.0, -1e308),
+                (1e308, -1e308),
+                (0.0, 1e308),
+            ],
+        ),
+    ];
+    for (name, v) in &good {
+        for v in [v.clone(), v.iter().rev().copied().collect()] {
+            let p = ConvexPolygon::new(&v).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                p.contains(v[0].0, v[0].1),
+                "{name}: a vertex is in the closed polygon"
+            );
+        }
+    }
+    let f32_square: Vec<(f32, f32)> = [(-3e38, -3e38), (3e38, -3e38), (3e38, 3e38), (-3e38, 3e38)]
+        .into_iter()
+        .collect();
+    ConvexPolygon::new(&f32_square).expect("f32 square ±3e38");
     let ok =
         ConvexPolygon::new(&[(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)]).unwrap();
     assert!(!ok.is_counter_clockwise());

@@ -101,7 +101,7 @@ def main(argv=None):
     dt = np.dtype(args.dtype)
     n = args.n
     rows = slabclip.workload("mixed", n, seed=1, dtype=dt)
-    cols = tuple(np.ascontiguousarray(rows[:, k]) for k in range(4))
+    cols = {k: np.ascontiguousarray(rows[:, i]) for i, k in enumerate(("x0", "y0", "x1", "y1"))}
     ncpu = slabclip.info()["threads"]
     figures = {}
 
@@ -122,7 +122,7 @@ def main(argv=None):
                 lambda a=algorithm, t=threads: slabclip.clip(cols, RECT, algorithm=a, threads=t,
                                                              outputs=(), out=t_only))
     contenders["shapely clip_by_rect"] = lambda: shapely.clip_by_rect(lines, *RECT)
-    contenders["numpy slab"] = lambda: numpy_slab(*cols, RECT)
+    contenders["numpy slab"] = lambda: numpy_slab(*cols.values(), RECT)
     times = {k: [] for k in contenders}
     results = {}
     rust_rounds = {}

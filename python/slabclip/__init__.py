@@ -1,17 +1,24 @@
 """slabclip: batch clipping of 2D segments against rectangles, exact at every edge and corner.
 
-numpy arrays in and out. Segments are an ``(N, 4)`` array of rows ``x0, y0, x1, y1`` or a
-tuple of four 1-D columns ``(x0, y0, x1, y1)`` (the structure-of-arrays layout the SIMD kernels
-read best); rays are rows ``ox, oy, dx, dy`` the same way. ``float32`` and ``float64`` are
+numpy arrays in and out. Segments are rows ``x0, y0, x1, y1``: anything ``np.asarray`` reads
+as an ``(N, 4)`` array (an array, a list or tuple of rows), read exactly as numpy reads it, so
+a list of four rows is four segments. Columns (the structure-of-arrays layout the SIMD kernels
+read best) are passed by name only: a dict ``{"x0": ..., "y0": ..., "x1": ..., "y1": ...}`` of
+1-D arrays (or anything with those keys: a pandas DataFrame, a numpy structured array). Rays
+are rows ``ox, oy, dx, dy``, or columns by those names. ``float32`` and ``float64`` are
 computed in their own precision.
 
 *Zero copy*: a C-contiguous ``(N, 4)`` array (or contiguous columns, or a Fortran-ordered
 ``(N, 4)`` array, whose columns are contiguous) of ``float32``/``float64`` is read in place.
 Anything else (another dtype such as integers, a strided view, big-endian data) is converted
 once, as numpy functions do. Outputs are new arrays, or the arrays passed in ``out=``, written
-in place. The kernels run with the GIL released; ``threads=N`` runs the call in a pool of N
-threads (by default rayon's global pool, one thread per core), ``threads=1`` on the calling
-thread alone. As in the Rust library, only
+in place. The kernels run with the GIL released; ``threads=N`` (1 to :data:`MAX_THREADS`)
+runs the call in a pool of N threads (by default rayon's global pool, one thread per core),
+``threads=1`` on the calling thread alone. The pool of the last ``threads=N`` asked for is kept
+for the next call; another N builds its pool anew (0.1–0.2 ms measured on a loaded 2-core
+AMD EPYC, against 0.04–0.05 ms for a whole call on 1,000 segments in a kept pool) and the old
+one's threads end, so a process keeps no more threads than its last pool's. As in the Rust library,
+only
 ``algorithm="auto"`` and the ray queries split a batch across threads; the results are the same
 bits for any thread count.
 
@@ -33,11 +40,12 @@ from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _native
+from . import _args, _native
 
 __all__ = [
     "Class",
     "NO_HIT",
+    "MAX_THREADS",
     "algorithms",
     "info",
     "clip",
@@ -56,12 +64,22 @@ __all__ = [
 
 __version__ = _native.info()["version"]
 
-#: Index reported for "no segment / no edge" (a miss) by ``cast_segments`` and ``cast_polygon``.
+#: Index reported for "no segment / no edge" (a miss) by ``cast_segments`` and ``cast_polygon``:
+#: ``-1`` in their ``int64`` ``index`` / ``edge`` outputs, as in the ``.npz`` files of
+#: ``slabclip cast`` (numpy's "no index"; the Rust library's ``u32`` outputs use ``u32::MAX``).
 NO_HIT: int = _native.NO_HIT
 
+#: The most threads ``threads=`` may ask for: a fixed cap (not a multiple of the CPU count), so
+#: that a script that runs on one machine runs on every other.
+MAX_THREADS: int = _args.MAX_THREADS
+
 ArrayLike = Union[np.ndarray, Sequence]
-Segments = Union[np.ndarray, Tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike]]
+Segments = Union[np.ndarray, Sequence, Mapping[str, ArrayLike]]
 RectLike = Sequence[float]
+
+#: The names of the columns of segments (and of clipped segments), and of rays.
+_SEGMENT_COLUMNS = ("x0", "y0", "x1", "y1")
+_RAY_COLUMNS = ("ox", "oy", "dx", "dy")
 
 
 class Class(enum.IntEnum):
@@ -110,21 +128,50 @@ def _float_dtype(dtypes: Iterable[np.dtype], what: str) -> np.dtype:
     return np.dtype(np.float64)
 
 
-def _rows_or_columns(x: Segments, what: str, dtype: Optional[np.dtype] = None):
-    """``(N, 4)`` rows or four columns, as the extension takes them: one C-contiguous 2-D
-    array, or a tuple of four contiguous 1-D arrays, all of one float dtype. No copy when the
-    input already is so."""
-    if isinstance(x, (tuple, list)) and len(x) == 4 and not np.isscalar(x[0]):
-        cols = [np.asarray(c) for c in x]
-        for name, c in zip(("x0", "y0", "x1", "y1"), cols):
+def _columns(x, names: Tuple[str, str, str, str], what: str):
+    """The four named columns of a mapping (a dict, a pandas DataFrame, anything with
+    ``keys()``) or of a numpy structured array, else None: the one explicit way to pass
+    columns."""
+    if isinstance(x, np.ndarray):
+        if x.dtype.names is None:
+            return None
+        keys = x.dtype.names
+    elif isinstance(x, Mapping) or callable(getattr(x, "keys", None)):
+        keys = list(x.keys())
+    else:
+        return None
+    missing = [k for k in names if k not in keys]
+    if missing:
+        raise ValueError(
+            f"{what} as columns needs the keys {', '.join(names)}; missing {', '.join(missing)}"
+        )
+    return [np.asarray(x[k]) for k in names]
+
+
+def _rows_or_columns(x: Segments, what: str, dtype: Optional[np.dtype] = None, rays: bool = False):
+    """Rows (anything else, read as ``np.asarray`` reads it: an ``(N, 4)`` array, a list of
+    rows, ...) or named columns (:func:`_columns`), as the extension takes them: one
+    C-contiguous 2-D array, or a tuple of four contiguous 1-D arrays, all of one float dtype.
+    No copy when the input already is so."""
+    names = _RAY_COLUMNS if rays else _SEGMENT_COLUMNS
+    cols = _columns(x, names, what)
+    if cols is not None:
+        for name, c in zip(names, cols):
             if c.ndim != 1:
                 raise ValueError(f"{what} column {name} must be 1-D, got shape {c.shape}")
         dt = dtype or _float_dtype((c.dtype for c in cols), what)
         return tuple(np.ascontiguousarray(c, dtype=dt) for c in cols), dt, len(cols[0])
-    a = np.asarray(x)
+    try:
+        a = np.asarray(x)
+    except ValueError as e:  # ragged nesting
+        raise ValueError(f"{what} cannot be read as an (N, 4) array: {e}") from None
     if a.ndim != 2 or a.shape[1] != 4:
+        hint = ""
+        if a.ndim == 2 and a.shape[0] == 4:
+            hint = (f"; four columns are passed by name, as a dict "
+                    f"{{{', '.join(repr(k) + ': ...' for k in names)}}}")
         raise ValueError(
-            f"{what} must have shape (N, 4) or be four 1-D columns, got shape {a.shape}"
+            f"{what} must have shape (N, 4), rows {', '.join(names)}, got shape {a.shape}{hint}"
         )
     dt = dtype or _float_dtype([a.dtype], what)
     if a.dtype == dt and a.flags.f_contiguous and not a.flags.c_contiguous:
@@ -157,14 +204,11 @@ def _polygon(vertices: ArrayLike, dt: np.dtype) -> np.ndarray:
     return np.ascontiguousarray(v, dtype=dt)
 
 
-def _threads(threads: Optional[int]) -> Optional[int]:
-    if threads is None:
-        return None
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
-    return int(threads)
+_threads = _args.threads
+
+
+def _algorithm(algorithm) -> str:
+    return _args.text(algorithm, "algorithm", algorithms())
 
 
 def _out_array(a, name: str, dtype: np.dtype, n: int) -> np.ndarray:
@@ -191,13 +235,14 @@ def _outputs(
     dt: np.dtype,
 ):
     """The requested outputs (``outputs`` plus the keys of ``out``), each the user's array or a
-    new one; ``"segments"`` is ``(n, 4)`` and goes to the extension as four columns."""
-    out = dict(out or {})
-    names = list(dict.fromkeys([*outputs, *out]))
+    new one; ``"segments"`` is ``(n, 4)`` and goes to the extension as four columns. Also the
+    user's arrays the extension writes, by name, for :func:`_args.disjoint`."""
+    out = _args.out_mapping(out)
+    names = list(dict.fromkeys([*_args.output_names(outputs, kinds), *out]))
     for name in names:
         if name not in kinds:
             raise ValueError(f"unknown output {name!r} (expected one of: {', '.join(kinds)})")
-    result, native, after = {}, {}, []
+    result, native, after, written = {}, {}, [], []
     for name in names:
         kind = kinds[name]
         if name == "segments":
@@ -218,6 +263,7 @@ def _outputs(
                     raise ValueError("out['segments'] is read-only")
                 if given.flags.f_contiguous:
                     cols = given.T
+                    written.append(("out['segments']", tuple(cols)))
                 else:
                     cols = np.empty((4, max(n, 1)), dtype=dt)[:, :n]
                     after.append((given, cols))
@@ -232,8 +278,10 @@ def _outputs(
         else:
             arr = _out_array(given, name, dtype, n) if given is not None else np.empty(n, dtype)
             result[name] = arr.view(np.bool_) if name == "inside" and given is None else arr
+        if given is not None:
+            written.append((f"out[{name!r}]", arr))
         native["class_" if name == "class" else name] = arr
-    return result, native, after
+    return result, native, after, written
 
 
 def _finish(result, after):
@@ -263,8 +311,10 @@ def clip(
 
     Parameters
     ----------
-    segments : (N, 4) array of rows ``x0, y0, x1, y1``, or a tuple of four 1-D columns.
-        float32 or float64 (read in place when contiguous); other real dtypes become float64.
+    segments : rows ``x0, y0, x1, y1`` (an ``(N, 4)`` array, or anything ``np.asarray`` reads
+        as one, such as a list of rows), or a dict of four 1-D columns ``{"x0": ..., "y0": ...,
+        "x1": ..., "y1": ...}``. float32 or float64 (read in place when contiguous); other real
+        dtypes become float64.
     rect : ``(xmin, ymin, xmax, ymax)``, the closed rect, rounded to the segments' dtype.
     algorithm : one of :func:`algorithms` (default ``"auto"``).
     outputs : which outputs to compute: any of ``"t_entry"``, ``"t_exit"``, ``"class"``,
@@ -288,8 +338,9 @@ def clip(
     (0.6666666666666666, 'ENTERS')
     """
     segs, dt, n = _rows_or_columns(segments, "segments")
-    result, native, after = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
-    _native.clip(segs, _rect(rect), algorithm, threads=_threads(threads), **native)
+    result, native, after, written = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
+    _args.disjoint(written, [("segments", segs)])
+    _native.clip(segs, _rect(rect), _algorithm(algorithm), threads=_threads(threads), **native)
     return _finish(result, after)
 
 
@@ -307,8 +358,9 @@ def clip_pairwise(
     A bad rect raises ``ValueError`` naming its row."""
     segs, dt, n = _rows_or_columns(segments, "segments")
     r = _rects(rects, dt)
-    result, native, after = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
-    _native.clip_pairwise(segs, r, algorithm, threads=_threads(threads), **native)
+    result, native, after, written = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
+    _args.disjoint(written, [("segments", segs), ("rects", r)])
+    _native.clip_pairwise(segs, r, _algorithm(algorithm), threads=_threads(threads), **native)
     return _finish(result, after)
 
 
@@ -325,7 +377,8 @@ def _records(cols: Dict[str, np.ndarray], structured: bool):
 def _hits(segments, rects, algorithm, structured, threads, broad_phase):
     segs, dt, _ = _rows_or_columns(segments, "segments")
     r = _rects(rects, dt)
-    cols = _native.clip_rects(segs, r, algorithm, broad_phase, threads=_threads(threads))
+    cols = _native.clip_rects(segs, r, _algorithm(algorithm), bool(broad_phase),
+                              threads=_threads(threads))
     return _records(dict(cols), structured)
 
 
@@ -388,19 +441,14 @@ def grid_pieces(
     Returns a dict of equal-length columns ``segment``, ``ix``, ``iy`` (int64), ``t_entry``,
     ``t_exit`` (the segments' dtype) and ``class`` (uint8), or with ``structured=True`` one
     structured array with those fields: what ``slabclip clip --grid ... --cells ...`` writes.
-    A bad grid raises ``ValueError``.
+    ``nx`` and ``ny`` are integers from 1 to ``MAX_CELLS_PER_AXIS`` (2^24); a bad grid raises
+    ``ValueError``.
     """
     segs, dt, _ = _rows_or_columns(segments, "segments")
     b = _rect(bounds)
-    c = np.asarray(cells)
-    if c.shape != (2,) or c.dtype.kind not in "iu":
-        raise ValueError(f"cells must be two integers (nx, ny), got {cells!r}")
-    if (c < 1).any():
-        raise ValueError(f"cells must be at least 1 along each axis, got {tuple(int(v) for v in c)}")
+    c = _args.cells(cells)
     cols = dict(
-        _native.grid_pieces(
-            segs, b, [int(v) for v in c], half_open, touches, threads=_threads(threads)
-        )
+        _native.grid_pieces(segs, b, c, bool(half_open), bool(touches), threads=_threads(threads))
     )
     return _records(cols, structured)
 
@@ -418,20 +466,25 @@ def clip_in_place(
     row on a miss).
 
     ``segments`` must be a writeable float32/float64 ``(N, 4)`` array (any order: C and Fortran
-    order are clipped where they are, other layouts through one temporary) or a tuple of four
-    writeable contiguous 1-D columns. Returns the class codes when ``return_class`` or
-    ``class_out`` (a ``(N,)`` uint8 array to write into) is given, else None.
+    order are clipped where they are, other layouts through one temporary) or a dict of four
+    writeable contiguous 1-D columns ``{"x0": ..., "y0": ..., "x1": ..., "y1": ...}``. Returns
+    the class codes when ``return_class`` or ``class_out`` (a ``(N,)`` uint8 array to write
+    into) is given, else None.
     """
-    if isinstance(segments, (tuple, list)):
-        cols = tuple(segments)
-        if len(cols) != 4 or not all(isinstance(c, np.ndarray) for c in cols):
-            raise TypeError("segments for clip_in_place must be an array or four numpy columns")
+    cols = _columns(segments, _SEGMENT_COLUMNS, "segments")
+    if cols is not None:
+        if not all(isinstance(segments[k], np.ndarray) for k in _SEGMENT_COLUMNS):
+            raise TypeError("columns for clip_in_place must be numpy arrays (they are written in place)")
+        cols = tuple(segments[k] for k in _SEGMENT_COLUMNS)
         target, dt, n, temp = cols, _float_dtype([c.dtype for c in cols], "segments"), len(cols[0]), None
         if any(c.dtype != dt for c in cols):
             raise TypeError("the four columns must all be float32 or all float64")
     else:
         if not isinstance(segments, np.ndarray):
-            raise TypeError("segments for clip_in_place must be a numpy array (it is written in place)")
+            raise TypeError(
+                "segments for clip_in_place must be a numpy array or a dict of four numpy "
+                f"columns (it is written in place), got {type(segments).__name__}"
+            )
         a = segments
         if a.ndim != 2 or a.shape[1] != 4:
             raise ValueError(f"segments must have shape (N, 4), got shape {a.shape}")
@@ -452,7 +505,14 @@ def clip_in_place(
         cls = _out_array(class_out, "class", np.dtype(np.uint8), n)
     elif return_class:
         cls = np.empty(n, np.uint8)
-    _native.clip_in_place(target, _rect(rect), algorithm, class_=cls, threads=_threads(threads))
+    if isinstance(target, tuple):
+        # Four columns are four outputs: none may be another, nor class_out.
+        _args.disjoint([(f"segments[{k!r}]", c) for k, c in zip(_SEGMENT_COLUMNS, target)]
+                       + [("class_out", cls)], [])
+    else:
+        _args.disjoint([("segments", target), ("class_out", cls)], [])
+    _native.clip_in_place(target, _rect(rect), _algorithm(algorithm), class_=cls,
+                          threads=_threads(threads))
     if temp is not None:
         segments[...] = temp
     return cls
@@ -463,7 +523,7 @@ def clip_in_place(
 
 
 def _t_max(t_max: float) -> float:
-    t = float(t_max)
+    t = _args.number(t_max, "t_max")
     if math.isnan(t) or t < 0:
         raise ValueError(f"invalid argument: t_max must be a non-negative number, got {t_max}")
     return t
@@ -478,7 +538,8 @@ def cast_rect(
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]:
-    """Rays ``O + t·D``, ``t ∈ [0, t_max]`` (rows ``ox, oy, dx, dy`` or four columns) against a
+    """Rays ``O + t·D``, ``t ∈ [0, t_max]`` (rows ``ox, oy, dx, dy``, or a dict of those four
+    columns) against a
     rect: one ``(xmin, ymin, xmax, ymax)`` for every ray, or an ``(N, 4)`` array, rect ``i``
     for ray ``i``.
 
@@ -486,12 +547,13 @@ def cast_rect(
     most ``t_max``), NaN on a miss, and ``class`` codes with ``t_max`` in the place of 1.
     ``D = (0, 0)`` or a non-finite ray is INVALID.
     """
-    r, dt, n = _rows_or_columns(rays, "rays")
-    result, native, after = _outputs(
+    r, dt, n = _rows_or_columns(rays, "rays", rays=True)
+    result, native, after, written = _outputs(
         {"t_entry": None, "t_exit": None, "class": np.uint8}, outputs, out, n, dt
     )
     rect_arr = np.asarray(rect)
     single, many = (_rect(rect), None) if rect_arr.ndim == 1 else (None, _rects(rect, dt))
+    _args.disjoint(written, [("rays", r), ("rects", many)])
     _native.cast_rect(r, single, many, _t_max(t_max), threads=_threads(threads), **native)
     return _finish(result, after)
 
@@ -508,15 +570,16 @@ def cast_segments(
     """Each ray's closest hit among a set of M segments.
 
     Returns ``t`` (the ray parameter, NaN on a miss), ``s`` (the segment's own parameter of the
-    hit point in [0, 1]), ``index`` (uint32, the lowest on a tie, :data:`NO_HIT` on a miss) and
+    hit point in [0, 1]), ``index`` (int64, the lowest on a tie, -1 (:data:`NO_HIT`) on a miss) and
     ``nx``, ``ny`` (the segment's unit normal facing the ray). A segment collinear with the ray
     is hit at the first point of overlap. The segment set is converted to the rays' dtype and,
     given as rows, copied once to columns.
     """
-    r, dt, n = _rows_or_columns(rays, "rays")
+    r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     s, _, _ = _rows_or_columns(segments, "segments", dtype=dt)
-    kinds = {"t": None, "s": None, "index": np.uint32, "nx": None, "ny": None}
-    result, native, after = _outputs(kinds, outputs, out, n, dt)
+    kinds = {"t": None, "s": None, "index": np.int64, "nx": None, "ny": None}
+    result, native, after, written = _outputs(kinds, outputs, out, n, dt)
+    _args.disjoint(written, [("rays", r), ("segments", s)])
     _native.cast_segments(r, s, _t_max(t_max), threads=_threads(threads), **native)
     return _finish(result, after)
 
@@ -535,15 +598,17 @@ def cast_polygon(
     orientation; non-convex, fewer than 3 distinct vertices or non-finite is a ValueError).
 
     Returns ``t``, the hit point ``x``, ``y``, the outward unit normal ``nx``, ``ny`` of the
-    edge hit and its index ``edge`` (uint32, :data:`NO_HIT` for none), and ``inside`` (bool):
-    the origin lies in the closed polygon, reported with ``t = 0`` and no edge, or with
-    ``exit=True`` where the ray leaves the polygon instead.
+    edge hit and its index ``edge`` (int64, -1 (:data:`NO_HIT`) for none), and ``inside``
+    (bool): the origin lies in the closed polygon, reported with ``t = 0`` and no edge, or with
+    ``exit=True`` where the ray leaves the polygon instead. (``slabclip cast`` writes the same
+    values, ``inside`` as uint8 0/1: the same bytes, in the dtype other tools read as a flag.)
     """
-    r, dt, n = _rows_or_columns(rays, "rays")
+    r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     v = _polygon(polygon, dt)
-    kinds = {"t": None, "x": None, "y": None, "nx": None, "ny": None, "edge": np.uint32,
+    kinds = {"t": None, "x": None, "y": None, "nx": None, "ny": None, "edge": np.int64,
              "inside": np.uint8}
-    result, native, after = _outputs(kinds, outputs, out, n, dt)
+    result, native, after, written = _outputs(kinds, outputs, out, n, dt)
+    _args.disjoint(written, [("rays", r), ("polygon", v)])
     _native.cast_polygon(r, v, _t_max(t_max), bool(exit), threads=_threads(threads), **native)
     return _finish(result, after)
 
@@ -560,7 +625,8 @@ def clip_polygon(
     :func:`cast_polygon`), with the contract and outputs of :func:`clip`."""
     segs, dt, n = _rows_or_columns(segments, "segments")
     v = _polygon(polygon, dt)
-    result, native, after = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
+    result, native, after, written = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
+    _args.disjoint(written, [("segments", segs), ("polygon", v)])
     _native.clip_polygon(segs, v, threads=_threads(threads), **native)
     return _finish(result, after)
 
@@ -568,12 +634,16 @@ def clip_polygon(
 def workload(name: str = "mixed", n: int = 1 << 20, *, seed: int = 1, dtype=np.float32) -> np.ndarray:
     """``n`` segments of one of ``slabclip gen``'s seeded workloads (``mixed``,
     ``mostly-inside``, ``mostly-outside``, ``edge-grazing``, ``axis-parallel``, ``random-walk``,
-    ``road-like``), all drawn around the unit square ``(0, 0, 1, 1)``, as an ``(n, 4)`` array;
-    the same values as ``slabclip gen --dist NAME --n N --seed S``."""
+    ``road-like``, ``tracks``), all drawn around the unit square ``(0, 0, 1, 1)``, as an
+    ``(n, 4)`` array; the same values as ``slabclip gen --dist NAME --n N --seed S``. ``n`` is
+    from 0 to 2^40, ``seed`` from 0 to 2^64 - 1."""
     dt = np.dtype(dtype)
     if dt not in (np.float32, np.float64):
         raise TypeError(f"dtype must be float32 or float64, got {dt}")
-    return _native.generate(name, int(n), int(seed), dt == np.float64)
+    name = _args.text(name, "name", _native.workloads())
+    n = _args.integer(n, "n", 0, _args.MAX_WORKLOAD)
+    seed = _args.integer(seed, "seed", 0, 2**64 - 1)
+    return _native.generate(name, n, seed, dt == np.float64)
 
 
 from . import reference  # noqa: E402  (uses the helpers above)

@@ -13,6 +13,8 @@ _Input = Union[_F, Tuple[_F, _F, _F, _F]]
 _Cols = Tuple[_F, _F, _F, _F]
 
 PARALLEL_MIN: int
+MAX_THREADS: int
+MAX_CELLS_PER_AXIS: int
 NO_HIT: int
 
 def clip(
@@ -86,7 +88,7 @@ def cast_segments(
     t_max: float,
     t: Optional[_F] = None,
     s: Optional[_F] = None,
-    index: Optional[npt.NDArray[np.uint32]] = None,
+    index: Optional[npt.NDArray[np.int64]] = None,
     nx: Optional[_F] = None,
     ny: Optional[_F] = None,
     threads: Optional[int] = None,
@@ -103,7 +105,7 @@ def cast_polygon(
     y: Optional[_F] = None,
     nx: Optional[_F] = None,
     ny: Optional[_F] = None,
-    edge: Optional[npt.NDArray[np.uint32]] = None,
+    edge: Optional[npt.NDArray[np.int64]] = None,
     inside: Optional[npt.NDArray[np.uint8]] = None,
     threads: Optional[int] = None,
 ) -> None:
@@ -139,4 +141,5 @@ def generate(dist: str, n: int, seed: int, double: bool) -> _F:
     """n segments of a named workload as an (n, 4) array."""
 
 def algorithms() -> list: ...
+def workloads() -> list: ...
 def info() -> dict: ...

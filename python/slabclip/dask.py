@@ -25,6 +25,9 @@ import slabclip
 __all__ = ["clip", "grid_pieces"]
 
 
+_record_fields = ("t_entry", "t_exit", "class", "segments")
+
+
 def _record_dtype(dt: np.dtype, outputs: Sequence[str]) -> np.dtype:
     fields = {"t_entry": dt, "t_exit": dt, "class": np.uint8, "segments": (dt, (4,))}
     return np.dtype([(name, fields[name]) for name in outputs])
@@ -74,19 +77,18 @@ def clip(
     Returns a dict of dask arrays, one per requested output, chunked like the rows of the
     input: ``t_entry``, ``t_exit`` ``(N,)``, ``class`` ``(N,)`` uint8, ``segments`` ``(N, 4)``.
     Their values are the bits of ``slabclip.clip`` on the whole array in memory. ``threads``
-    is the pool size used inside each block's call (on each worker).
+    is the pool size used inside each block's call (on each worker). Every argument is checked
+    here, before anything runs: a reversed rect, an unknown algorithm or output, a bad thread
+    count raise at once, as :func:`slabclip.clip` would, not on a worker at compute time.
     """
-    import dask.array as da
-
-    outputs = tuple(dict.fromkeys(outputs))
+    outputs = tuple(dict.fromkeys(slabclip._args.output_names(outputs, _record_fields)))
     if not outputs:
         raise ValueError("ask for at least one output")
-    for name in outputs:
-        if name not in ("t_entry", "t_exit", "class", "segments"):
-            raise ValueError(
-                f"unknown output {name!r} (expected one of: t_entry, t_exit, class, segments)"
-            )
     segments, dt = _rows(segments)
+    # Every argument is checked now, on an empty batch, rather than on a worker when the
+    # result is computed: a bad rect, algorithm, output name or thread count raises here.
+    slabclip.clip(np.empty((0, 4), dt), rect, algorithm=algorithm, outputs=outputs,
+                  threads=threads)
     rect = [float(v) for v in rect]
     rec_dt = _record_dtype(dt, outputs)
     rec = segments.map_blocks(
@@ -144,12 +146,13 @@ def grid_pieces(
     input. How many pieces a block makes is known only once it has run, so their chunk lengths
     are unknown (NaN) until computed (``compute_chunk_sizes()``). Computed together, they are
     the columns of ``slabclip.grid_pieces`` on the whole array in memory, bit for bit and in the
-    same order. The grid is checked here, before anything runs.
+    same order. The grid and the thread count are checked here, before anything runs.
     """
     segments, dt = _rows(segments)
-    # A bad grid raises now, on an empty batch, rather than on a worker; the empty answer's
-    # fields are the blocks' record type.
-    rec_dt = slabclip.grid_pieces(np.empty((0, 4), dt), bounds, cells, structured=True).dtype
+    # A bad grid or thread count raises now, on an empty batch, rather than on a worker; the
+    # empty answer's fields are the blocks' record type.
+    rec_dt = slabclip.grid_pieces(np.empty((0, 4), dt), bounds, cells, half_open=half_open,
+                                  touches=touches, structured=True, threads=threads).dtype
     bounds = [float(v) for v in bounds]
     cells = [int(v) for v in cells]
     rec = segments.map_blocks(

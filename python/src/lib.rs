@@ -61,29 +61,43 @@ fn is_f64(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     }
 }
 
+/// The most threads `threads=` may ask for: a fixed cap, so that a script that runs on one
+/// machine runs on every other (`slabclip.MAX_THREADS`).
+const MAX_THREADS: usize = 256;
+
 /// Runs `f` on the calling thread (rayon's global pool for `auto`'s splits); with
 /// `threads = Some(1)` on the calling thread alone (no hand-off to a pool thread and back:
-/// see `slabclip::threads`); with `threads = Some(n)` inside a pool of `n` threads, built once
-/// per `n` and kept.
+/// see `slabclip::threads`); with `threads = Some(n)` inside a pool of `n` threads.
+///
+/// Only the pool of the last `n` asked for is kept: a call with another `n` builds its own and
+/// puts it in the old one's place, whose threads end once no call is running in it. So the
+/// threads a process holds are those of its last pool (and of pools still in use by calls on
+/// other Python threads), however many different counts it asked for; a call that repeats
+/// the last count costs no pool.
 fn in_pool<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> PyResult<R> {
-    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    static LAST: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
     let n = match threads {
         None => return Ok(f()),
-        Some(0) => return Err(value_err("threads must be at least 1")),
+        Some(n) if !(1..=MAX_THREADS).contains(&n) => {
+            return Err(value_err(format!(
+                "threads must be an integer from 1 to {MAX_THREADS}, got {n}"
+            )))
+        }
         Some(1) => return Ok(slabclip::on_calling_thread(f)),
         Some(n) => n,
     };
     let pool = {
-        let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
-        match pools.iter().find(|(k, _)| *k == n) {
-            Some((_, p)) => Arc::clone(p),
-            None => {
+        let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());
+        match &*last {
+            Some((k, p)) if *k == n => Arc::clone(p),
+            _ => {
                 let p = rayon::ThreadPoolBuilder::new()
                     .num_threads(n)
                     .build()
                     .map_err(|e| value_err(format!("cannot start {n} threads: {e}")))?;
                 let p = Arc::new(p);
-                pools.push((n, Arc::clone(&p)));
+                // The old pool is dropped here unless a call still runs in it.
+                *last = Some((n, Arc::clone(&p)));
                 p
             }
         }
@@ -212,8 +226,12 @@ fn out1<'py, T: Element>(
                 std::any::type_name::<T>()
             ))
         })?;
-        a.try_readwrite()
-            .map_err(|e| value_err(format!("{what}: {e}")))
+        a.try_readwrite().map_err(|e| {
+            value_err(format!(
+                "{what} overlaps an input or another output ({e}): every output must be an \
+                 array of its own"
+            ))
+        })
     })
     .transpose()
 }
@@ -746,24 +764,55 @@ fn cast_segments_py<'py>(
             }
         };
         let (mut t, mut s) = (out1::<F>(outs[0], "t")?, out1::<F>(outs[1], "s")?);
-        let mut index = out1::<u32>(outs[2], "index")?;
+        let mut index = out1::<i64>(outs[2], "index")?;
         let (mut nx, mut ny) = (out1::<F>(outs[3], "nx")?, out1::<F>(outs[4], "ny")?);
+        let mut index = Indices::of(slice_mut(&mut index, "index")?);
         let out = SegmentsCastOutput {
             t: slice_mut(&mut t, "t")?,
             s: slice_mut(&mut s, "s")?,
-            index: slice_mut(&mut index, "index")?,
+            index: index.library(),
             nx: slice_mut(&mut nx, "nx")?,
             ny: slice_mut(&mut ny, "ny")?,
         };
         let t_max = F::from_f64(t_max);
         py.allow_threads(|| in_pool(threads, || cast_segments(&rays, &segs, t_max, out)))?
-            .map_err(value_err)
+            .map_err(value_err)?;
+        index.widen();
+        Ok(())
     }
     let outs = [t, s, index, nx, ny];
     if is_f64(rays)? {
         run::<f64>(py, rays, segments, t_max, outs, threads)
     } else {
         run::<f32>(py, rays, segments, t_max, outs, threads)
+    }
+}
+
+/// An `int64` index output (`index`, `edge`): the library writes its `u32` indices into a
+/// buffer of its own, which [`Indices::widen`] turns into the package's convention, `-1` for a
+/// miss ([`slabclip::cast::signed_index`], as `slabclip cast` writes them).
+struct Indices<'a> {
+    out: Option<&'a mut [i64]>,
+    raw: Vec<u32>,
+}
+
+impl<'a> Indices<'a> {
+    fn of(out: Option<&'a mut [i64]>) -> Self {
+        let raw = vec![0; out.as_ref().map_or(0, |o| o.len())];
+        Indices { out, raw }
+    }
+
+    /// The buffer the library writes, when the index is asked for.
+    fn library(&mut self) -> Option<&mut [u32]> {
+        self.out.is_some().then_some(&mut self.raw[..])
+    }
+
+    fn widen(&mut self) {
+        if let Some(out) = self.out.as_deref_mut() {
+            for (o, &i) in out.iter_mut().zip(&self.raw) {
+                *o = slabclip::cast::signed_index(i);
+            }
+        }
     }
 }
 
@@ -819,20 +868,23 @@ fn cast_polygon_py<'py>(
         let mut t = out1::<F>(outs[0], "t")?;
         let (mut x, mut y) = (out1::<F>(outs[1], "x")?, out1::<F>(outs[2], "y")?);
         let (mut nx, mut ny) = (out1::<F>(outs[3], "nx")?, out1::<F>(outs[4], "ny")?);
-        let mut edge = out1::<u32>(outs[5], "edge")?;
+        let mut edge = out1::<i64>(outs[5], "edge")?;
         let mut inside = out1::<u8>(outs[6], "inside")?;
+        let mut edge = Indices::of(slice_mut(&mut edge, "edge")?);
         let out = PolygonCastOutput {
             t: slice_mut(&mut t, "t")?,
             x: slice_mut(&mut x, "x")?,
             y: slice_mut(&mut y, "y")?,
             nx: slice_mut(&mut nx, "nx")?,
             ny: slice_mut(&mut ny, "ny")?,
-            edge: slice_mut(&mut edge, "edge")?,
+            edge: edge.library(),
             inside: slice_mut(&mut inside, "inside")?,
         };
         let t_max = F::from_f64(t_max);
         py.allow_threads(|| in_pool(threads, || cast_polygon(&poly, &rays, t_max, mode, out)))?
-            .map_err(value_err)
+            .map_err(value_err)?;
+        edge.widen();
+        Ok(())
     }
     let mode = if exit {
         InsideMode::Exit
@@ -1022,6 +1074,12 @@ fn generate(py: Python<'_>, dist: &str, n: usize, seed: u64, double: bool) -> Py
     }
 }
 
+/// The names of the workloads `generate` takes.
+#[pyfunction]
+fn workloads() -> Vec<&'static str> {
+    slabclip::workload::Dist::ALL.map(|d| d.name()).to_vec()
+}
+
 /// Every algorithm name, then `"auto"`.
 #[pyfunction]
 fn algorithms() -> Vec<&'static str> {
@@ -1063,8 +1121,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact_class, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(workloads, m)?)?;
     m.add_function(wrap_pyfunction!(info, m)?)?;
     m.add("PARALLEL_MIN", PARALLEL_MIN)?;
-    m.add("NO_HIT", slabclip::NO_HIT)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
+    m.add("MAX_CELLS_PER_AXIS", slabclip::grid::MAX_CELLS_PER_AXIS)?;
+    // The package's index for a miss (`index`, `edge`: int64), as in `slabclip cast`'s files.
+    m.add("NO_HIT", -1i64)?;
     Ok(())
 }

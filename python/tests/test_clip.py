@@ -1,10 +1,15 @@
 """Segments × rect in every shape, against the exact reference and against each other."""
 
-import threading
+import subprocess
 import sys
+import textwrap
+import threading
 
 import numpy as np
 import pytest
+
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
 
 import slabclip
 from slabclip import Class
@@ -54,20 +59,108 @@ def test_every_algorithm_meets_the_contract(dtype, algorithm):
 def test_layouts_give_the_same_bits(dtype):
     segs = specials(dtype, 1003)
     want = slabclip.clip(segs, RECT, outputs=("t_entry", "t_exit", "class", "segments"))
-    cols = tuple(segs[:, k].copy() for k in range(4))
+    cols = {k: segs[:, i].copy() for i, k in enumerate(("x0", "y0", "x1", "y1"))}
+    structured = np.empty(len(segs), dtype=[(k, dtype) for k in ("y1", "x0", "x1", "y0")])
+    for k in cols:
+        structured[k] = cols[k]
     variants = {
-        "columns": cols,
+        "dict of columns": cols,
+        "dict of columns, other key order, extra key": {"y1": cols["y1"], "id": np.arange(len(segs)),
+                                                       **{k: cols[k] for k in ("x1", "x0", "y0")}},
+        "structured array": structured,
         "fortran": np.asfortranarray(segs),
         "strided": np.repeat(segs, 2, axis=0)[::2],
         "read-only": segs.copy(),
         "big-endian": segs.astype(segs.dtype.newbyteorder(">")),
         "list of lists": segs.tolist() if dtype == np.float64 else segs,
+        "list of row arrays": list(segs),
+        "tuple of row arrays": tuple(segs),
     }
     variants["read-only"].flags.writeable = False
     for name, v in variants.items():
         got = slabclip.clip(v, RECT, outputs=("t_entry", "t_exit", "class", "segments"))
         for k in want:
             assert same_bits(got[k], want[k]), (name, k)
+
+
+# Every function that takes segments or rays, as (name, call on rows): a list of four rows must
+# give what the (4, 4) array of those rows gives (numpy's reading), never four columns.
+ROWS_TAKERS = {
+    "clip": lambda s: slabclip.clip(s, RECT, outputs=("t_entry", "t_exit", "class", "segments")),
+    "clip_pairwise": lambda s: slabclip.clip_pairwise(s, np.array([RECT] * len(np.asarray(s)))),
+    "clip_grid": lambda s: slabclip.clip_grid(s, np.array([RECT, (0.5, 0, 2, 1)])),
+    "clip_rect_set": lambda s: slabclip.clip_rect_set(s, np.array([RECT, (0.5, 0, 2, 1)])),
+    "grid_pieces": lambda s: slabclip.grid_pieces(s, (0, 0, 2, 2), (4, 4)),
+    "clip_polygon": lambda s: slabclip.clip_polygon(s, [[0, 0], [1, 0], [1, 1], [0, 1]]),
+    "cast_rect (rays)": lambda s: slabclip.cast_rect(s, RECT),
+    "cast_segments (rays)": lambda s: slabclip.cast_segments(s, [[0.5, -1, 0.5, 2], [2, 0, 2, 3]]),
+    "cast_segments (walls)": lambda s: slabclip.cast_segments([[0, 0.5, 1, 0], [0.75, -5, 0, 1]], s),
+    "cast_polygon (rays)": lambda s: slabclip.cast_polygon(s, [[0, 0], [1, 0], [1, 1], [0, 1]]),
+    "exact_class": lambda s: {"class": slabclip.reference.exact_class(s, RECT)},
+}
+
+
+ROWS_FOUR = [(-1, .5, .5, .5), (.25, .25, .75, .75), (.5, .5, 3, .5), (2, 2, 3, 3)]
+
+
+def _same_result(got, want, what):
+    assert list(got) == list(want), what
+    for k in want:
+        assert same_bits(np.ascontiguousarray(got[k]), np.ascontiguousarray(want[k])), (what, k)
+
+
+def test_a_list_of_four_rows_is_four_rows():
+    r = slabclip.clip(ROWS_FOUR, RECT)
+    assert list(r["class"]) == [Class.ENTERS, Class.INSIDE, Class.EXITS, Class.OUTSIDE]
+    arr = np.array(ROWS_FOUR, dtype=np.float64)
+    containers = {
+        "list of tuples": ROWS_FOUR,
+        "tuple of tuples": tuple(ROWS_FOUR),
+        "list of lists": [list(r) for r in ROWS_FOUR],
+        "list of row arrays": list(arr),
+        "tuple of row arrays": tuple(arr),
+    }
+    for name, call in ROWS_TAKERS.items():
+        want = call(arr)
+        for kind, c in containers.items():
+            _same_result(call(c), want, (name, kind))
+
+
+def test_columns_are_passed_by_name():
+    arr = np.array(ROWS_FOUR, dtype=np.float64)
+    want = slabclip.clip(arr, RECT)
+    _same_result(slabclip.clip({k: arr[:, i] for i, k in enumerate(("x0", "y0", "x1", "y1"))}, RECT),
+                 want, "dict")
+    rays = {k: arr[:, i] for i, k in enumerate(("ox", "oy", "dx", "dy"))}
+    _same_result(slabclip.cast_rect(rays, RECT), slabclip.cast_rect(arr, RECT), "rays dict")
+    # Four unnamed columns of another length than 4 are a (4, N) array: refused, with the way
+    # to pass columns in the message.
+    with pytest.raises(ValueError, match=r"shape \(N, 4\).*got shape \(4, 5\).*dict"):
+        slabclip.clip(tuple(np.zeros(5) for _ in range(4)), RECT)
+    with pytest.raises(ValueError, match="missing y1"):
+        slabclip.clip({"x0": arr[:, 0], "y0": arr[:, 1], "x1": arr[:, 2]}, RECT)
+    with pytest.raises(ValueError, match="missing ox, oy"):
+        slabclip.cast_rect({"x0": arr[:, 0], "y0": arr[:, 1], "dx": arr[:, 2], "dy": arr[:, 3]}, RECT)
+
+
+# Containers numpy reads as rows: each a function of an (N, 4) array.
+CONTAINERS = {
+    "list of lists": lambda a: a.tolist(),
+    "tuple of tuples": lambda a: tuple(map(tuple, a.tolist())),
+    "list of row arrays": list,
+    "tuple of row arrays": tuple,
+    "array": lambda a: a,
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=hnp.arrays(np.float64, st.tuples(st.sampled_from([1, 2, 3, 4, 4, 4, 5, 8, 17]), st.just(4)),
+                    elements=st.floats(-3, 4, allow_nan=False) | st.sampled_from([0.0, 1.0, 0.5, np.nan])),
+       kind=st.sampled_from(sorted(CONTAINERS)),
+       taker=st.sampled_from(sorted(ROWS_TAKERS)))
+def test_any_container_of_rows_reads_as_numpy_reads_it(a, kind, taker):
+    call = ROWS_TAKERS[taker]
+    _same_result(call(CONTAINERS[kind](a)), call(np.asarray(a)), (taker, kind))
 
 
 def test_integer_input_is_converted_to_float64():
@@ -160,7 +253,7 @@ def test_in_place_every_layout(dtype, n):
     assert same_bits(big[1::2], segs)  # the rows between were not touched
     cols = tuple(segs[:, k].copy() for k in range(4))
     out = np.empty(n, np.uint8)
-    slabclip.clip_in_place(cols, RECT, class_out=out)
+    slabclip.clip_in_place(dict(zip(("x0", "y0", "x1", "y1"), cols)), RECT, class_out=out)
     assert same_bits(np.stack(cols, axis=1), np.ascontiguousarray(want["segments"]))
     assert same_bits(out, want["class"])
 
@@ -205,3 +298,38 @@ def test_threads_clip_at_once():
     for r in results:
         for k in want:
             assert same_bits(r[k], want[k])
+
+
+THREAD_COUNT = textwrap.dedent("""
+    import time
+    import numpy as np
+    import slabclip
+
+    def threads_now():
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("Threads:"))
+
+    segs = slabclip.workload("mixed", 10_000)
+    slabclip.clip(segs, (0, 0, 1, 1), threads=2)
+    base = threads_now()  # the calling thread, rayon's global pool if started, a 2-thread pool
+    for rounds in range(3):
+        for n in range(2, 18):
+            slabclip.clip(segs, (0, 0, 1, 1), threads=n)
+            slabclip.cast_rect(segs, (0, 0, 1, 1), threads=n)
+    slabclip.clip(segs, (0, 0, 1, 1), threads=2)
+    # A dropped pool's threads end on their own: give them a moment.
+    for _ in range(100):
+        if threads_now() <= base:
+            break
+        time.sleep(0.05)
+    print(base, threads_now())
+""")
+
+
+def test_threads_values_do_not_pile_up_pools():
+    """Many different threads= values leave the process with the threads of one pool, not one
+    pool per value ever used (16 values, 3 rounds: 456 threads if every pool were kept)."""
+    r = subprocess.run([sys.executable, "-c", THREAD_COUNT], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    base, after = map(int, r.stdout.split())
+    assert after <= base, (base, after)

@@ -38,11 +38,31 @@ def test_map_blocks_is_lazy_and_exact(dtype):
         assert same_bits(np.ascontiguousarray(computed[k]), np.ascontiguousarray(want[k])), k
 
 
-def test_dask_bad_input():
-    with pytest.raises(ValueError, match="shape"):
-        slabclip.dask.clip(da.zeros((10, 3)), (0, 0, 1, 1))
-    with pytest.raises(ValueError, match="unknown output"):
-        slabclip.dask.clip(da.zeros((10, 4)), (0, 0, 1, 1), outputs=("t",))
+SEGS = da.zeros((10, 4), chunks=(5, 4))
+# Every dask entry checks its arguments when called, before anything runs: (call, exception,
+# words in the message).
+BAD = {
+    "(N, 3) segments": (lambda: slabclip.dask.clip(da.zeros((10, 3)), (0, 0, 1, 1)), ValueError, "shape"),
+    "unknown output": (lambda: slabclip.dask.clip(SEGS, (0, 0, 1, 1), outputs=("t",)), ValueError, "unknown output"),
+    "reversed rect": (lambda: slabclip.dask.clip(SEGS, (2, 0, 1, 1)), ValueError, "invalid rect"),
+    "NaN rect": (lambda: slabclip.dask.clip(SEGS, (0, 0, np.nan, 1)), ValueError, "invalid rect"),
+    "rect of 3": (lambda: slabclip.dask.clip(SEGS, (0, 0, 1)), ValueError, "rect must be"),
+    "rect too big for float32": (lambda: slabclip.dask.clip(SEGS.astype(np.float32), (0, 0, 1e300, 1)), ValueError, "invalid rect"),
+    "unknown algorithm": (lambda: slabclip.dask.clip(SEGS, (0, 0, 1, 1), algorithm="fast"), ValueError, "unknown algorithm"),
+    "clip threads=0": (lambda: slabclip.dask.clip(SEGS, (0, 0, 1, 1), threads=0), ValueError, "threads must be an integer from 1 to"),
+    "grid cells 0": (lambda: slabclip.dask.grid_pieces(SEGS, (0, 0, 1, 1), (0, 4)), ValueError, "cells"),
+    "grid reversed bounds": (lambda: slabclip.dask.grid_pieces(SEGS, (1, 0, 0, 1), (4, 4)), ValueError, "invalid rect"),
+    "grid threads=10**9": (lambda: slabclip.dask.grid_pieces(SEGS, (0, 0, 1, 1), (4, 4), threads=10**9), ValueError, "threads must be an integer from 1 to"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_dask_bad_input_raises_at_the_call(name):
+    call, exc, words = BAD[name]
+    with dask.config.set(scheduler="sync"):
+        with pytest.raises(exc) as e:
+            call()  # not .compute(): the error comes before any task exists
+    assert words in str(e.value), str(e.value)
 
 
 def test_shards_on_a_two_worker_local_cluster(tmp_path):

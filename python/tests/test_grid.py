@@ -70,7 +70,7 @@ def test_grid_options_and_threads(dtype):
     assert 0 < len(half["segment"]) < len(closed["segment"])
     names = ("segment", "ix", "iy")
     assert set(rows(half, names)) <= set(rows(closed, names))
-    cols = tuple(segs[:, k].copy() for k in range(4))
+    cols = {k: segs[:, i].copy() for i, k in enumerate(("x0", "y0", "x1", "y1"))}
     rec = slabclip.grid_pieces(cols, BOUNDS, CELLS, structured=True, threads=2)
     assert rec.dtype.names == ("segment", "ix", "iy", "t_entry", "t_exit", "class")
     for k in closed:

@@ -20,7 +20,7 @@ CHILD = textwrap.dedent("""
         segs = np.full((n, 4), 0.5, np.float32, order=order)
         segs[::2, 2] = 3.0
     if layout == "columns":
-        segs = tuple(segs[:, k] for k in range(4))
+        segs = {k: segs[:, i] for i, k in enumerate(("x0", "y0", "x1", "y1"))}
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     r = slabclip.clip(segs, (0, 0, 1, 1), outputs=("class",))
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -51,8 +51,21 @@ pub use visibility::{
 use crate::error::Error;
 use crate::real::{Lane, Real};
 
-/// The edge or segment index reported for a miss or an invalid ray.
+/// The edge or segment index reported for a miss or an invalid ray, in the library's `u32`
+/// index outputs. Files written by `slabclip cast` and the Python package hold indices as
+/// `int64` with `-1` for a miss instead ([`signed_index`]).
 pub const NO_HIT: u32 = u32::MAX;
+
+/// An index as `slabclip cast`'s files and the Python package give it: `i64`, `-1` for
+/// [`NO_HIT`]. numpy code reads `-1` as "no index" at a glance, and a stray `-1` fails loudly
+/// where `4294967295` would index silently out of range.
+pub fn signed_index(i: u32) -> i64 {
+    if i == NO_HIT {
+        -1
+    } else {
+        i64::from(i)
+    }
+}
 
 /// Rays per rayon task: large enough that a task outweighs its scheduling, a multiple of every
 /// SIMD width.

@@ -8,13 +8,22 @@
 //! products then neither overflow nor underflow unless the coordinates themselves nearly do, and
 //! stay exact on a grid.
 //!
+//! A polygon with a coordinate beyond `2^1019` is stored scaled by `2^-5` (`V` and `E` both,
+//! [`ConvexPolygon::scale`]), and the kernels scale each ray or segment by the same power of
+//! two before the cross products: a parameter `t` is a ratio of two such products, so it does
+//! not change, and no difference or product overflows, whatever the finite inputs. (At that
+//! scale input coordinates below `2^-1017` lose their last bits; polygons of every other size
+//! are not scaled.)
+//!
 //! Repeated consecutive vertices (also a closing copy of the first vertex) are dropped; their
 //! zero-length edges have no normal and are never reported. What is refused, with
 //! [`Error::InvalidPolygon`] naming the vertex: a non-finite coordinate, fewer than three distinct
-//! vertices, all vertices on one line, a reflex vertex, a spike (an edge doubling back), and a
-//! polygon that winds around more than once (a pentagram). These checks run in `f64`; a polygon
-//! whose non-convexity is below `f64` rounding may be accepted, and is then treated as the
-//! intersection of its edges' half-planes.
+//! vertices, all vertices on one line, a reflex vertex, a spike (an edge doubling back), a
+//! boundary that crosses itself, and one that winds around more than once (a pentagram). Every
+//! one of these decisions is exact: turns are signs of orientation determinants computed exactly
+//! (the `robust` crate's adaptive `orient2d` where the coordinates leave it no overflow or
+//! underflow, else rationals), and the winding is counted from coordinate comparisons. So a
+//! square with corners at `±1e308` is a polygon, and a thin triangle is not "on one line".
 
 use crate::error::Error;
 use crate::real::Real;
@@ -37,6 +46,8 @@ pub struct ConvexPolygon<F> {
     /// The vertices as given.
     vertices: Vec<(F, F)>,
     counter_clockwise: bool,
+    /// The power of two `V` and `E` are scaled by (1, or `2^-5` for a huge polygon).
+    scale: F,
 }
 
 impl<F: Real> ConvexPolygon<F> {
@@ -82,37 +93,56 @@ impl<F: Real> ConvexPolygon<F> {
                 F::DTYPE
             ));
         }
-        let (x0, y0) = p(0);
-        let mut area2 = 0.0;
-        for k in 1..m - 1 {
-            let ((ax, ay), (bx, by)) = (p(k), p(k + 1));
-            area2 += (ax - x0) * (by - y0) - (ay - y0) * (bx - x0);
-        }
-        if area2 == 0.0 || !area2.is_finite() {
+        // Every turn, exactly: > 0 left, < 0 right, 0 straight on or back.
+        let orient = Orient::new(vertices);
+        let turns: Vec<Sign> = (0..m)
+            .map(|k| orient.sign(p(k + m - 1), p(k), p(k + 1)))
+            .collect();
+        let left = turns.iter().filter(|&&t| t == Sign::Positive).count();
+        let right = turns.iter().filter(|&&t| t == Sign::Negative).count();
+        if left == 0 && right == 0 {
             return bad("all vertices lie on one line (zero area)".into());
         }
-        let sign = area2.signum();
-        let mut turning = 0.0f64;
+        if left > 0 && right > 0 {
+            // The orientation is the sign of the exact area; with no sign, the boundary crosses
+            // itself as much one way as the other (a bow tie).
+            let wrong = match exact_area_sign(&(0..m).map(p).collect::<Vec<_>>()) {
+                Sign::Positive => Sign::Negative,
+                Sign::Negative => Sign::Positive,
+                Sign::Zero => {
+                    return bad(
+                        "not convex: the boundary crosses itself (it turns left and right, \
+                         enclosing zero signed area)"
+                            .into(),
+                    )
+                }
+            };
+            let k = turns.iter().position(|&t| t == wrong).expect("mixed turns");
+            return bad(format!(
+                "not convex: vertex {} is a reflex vertex (or the boundary crosses itself there)",
+                kept[k]
+            ));
+        }
+        let ccw = right == 0;
         for (k, &at) in kept.iter().enumerate() {
-            let (a, b, c) = (p(k + m - 1), p(k), p(k + 1));
-            let (ux, uy) = (b.0 - a.0, b.1 - a.1);
-            let (vx, vy) = (c.0 - b.0, c.1 - b.1);
-            let cross = ux * vy - uy * vx;
-            let dot = ux * vx + uy * vy;
-            if cross * sign < 0.0 {
-                return bad(format!("not convex: vertex {at} is a reflex vertex"));
-            }
-            if cross == 0.0 && dot < 0.0 {
+            if turns[k] == Sign::Zero && doubles_back(p(k + m - 1), p(k), p(k + 1)) {
                 return bad(format!(
                     "not convex: the boundary doubles back at vertex {at}"
                 ));
             }
-            turning += cross.atan2(dot);
         }
-        if turning.abs() > 3.0 * std::f64::consts::PI {
-            return bad("not convex: the boundary winds around more than once".into());
+        // All turns one way, none back: convex iff the edge directions go round once. Each turn
+        // is below a half turn, so in either sense of rotation the directions pass from the
+        // lower half of the plane into the upper half once per winding.
+        let windings = (0..m)
+            .filter(|&k| !upper(p(k), p(k + 1)) && upper(p(k + 1), p(k + 2)))
+            .count();
+        if windings > 1 {
+            return bad(format!(
+                "not convex: the boundary winds around {windings} times (it crosses itself)"
+            ));
         }
-        let ccw = sign > 0.0;
+        let scale = F::from_f64(scale_of(vertices));
         let mut poly = ConvexPolygon {
             vx: Vec::with_capacity(m),
             vy: Vec::with_capacity(m),
@@ -123,16 +153,17 @@ impl<F: Real> ConvexPolygon<F> {
             index: Vec::with_capacity(m),
             vertices: vertices.to_vec(),
             counter_clockwise: ccw,
+            scale,
         };
         for (k, &at) in kept.iter().enumerate() {
             let (ax, ay) = vertices[at];
             let (bx, by) = vertices[kept[(k + 1) % m]];
+            let (ax, ay, bx, by) = (ax * scale, ay * scale, bx * scale, by * scale);
             let (mut ex, mut ey) = (bx - ax, by - ay);
             if !ccw {
                 (ex, ey) = (-ex, -ey);
             }
-            let s = pow2_scale::<F>(ex, ey);
-            let (ex, ey) = (ex * s, ey * s);
+            let (ex, ey) = pow2_scaled(ex, ey);
             let (ux, uy) = super::unit(ex, ey);
             poly.vx.push(ax);
             poly.vy.push(ay);
@@ -171,8 +202,134 @@ impl<F: Real> ConvexPolygon<F> {
 
     /// Whether `(x, y)` is in the closed polygon, by the half-plane tests the kernels use.
     pub fn contains(&self, x: F, y: F) -> bool {
+        let (x, y) = (x * self.scale, y * self.scale);
         (0..self.edge_count()).all(|k| side(self, k, x, y) >= F::ZERO)
     }
+
+    /// The power of two the half-planes are stored at, which the kernels multiply every input
+    /// coordinate by: 1, or `2^-5` when a vertex coordinate is beyond `2^1019` (so that no
+    /// difference or cross product of finite inputs overflows).
+    pub fn scale(&self) -> F {
+        self.scale
+    }
+}
+
+/// `2^-5`, the scale of a polygon with a coordinate beyond `2^(emax − 4)` (`2^1019` in `f64`,
+/// `2^123` in `f32`): every finite value times it is below that bound, so differences of two
+/// are below `2^(emax − 3)`, their products with an `E` in `[1, 2)` below `2^(emax − 2)`, and
+/// `f0 − f1` of a segment below `2^emax`.
+const HUGE_SCALE: f64 = 1.0 / 32.0;
+
+/// [`HUGE_SCALE`] for a polygon with a coordinate beyond `2^(emax − 4)`, else 1.
+fn scale_of<F: Real>(vertices: &[(F, F)]) -> f64 {
+    let huge = if core::mem::size_of::<F>() == 4 {
+        2f64.powi(123)
+    } else {
+        2f64.powi(1019)
+    };
+    let big = vertices
+        .iter()
+        .any(|(x, y)| x.to_f64().abs() > huge || y.to_f64().abs() > huge);
+    if big {
+        HUGE_SCALE
+    } else {
+        1.0
+    }
+}
+
+/// The sign of a number, for exact predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sign {
+    Negative,
+    Zero,
+    Positive,
+}
+
+impl Sign {
+    fn of(x: f64) -> Sign {
+        if x > 0.0 {
+            Sign::Positive
+        } else if x < 0.0 {
+            Sign::Negative
+        } else {
+            Sign::Zero
+        }
+    }
+
+    fn of_q(x: &crate::reference::Q) -> Sign {
+        use num_traits::Signed;
+        if x.is_positive() {
+            Sign::Positive
+        } else if x.is_negative() {
+            Sign::Negative
+        } else {
+            Sign::Zero
+        }
+    }
+}
+
+/// The exact orientation of three vertices: `robust::orient2d` (Shewchuk's adaptive
+/// predicate, exact as long as no intermediate value overflows or underflows) when every
+/// coordinate is zero or of a magnitude in `[2^-400, 2^400]`, which guarantees that; else
+/// exact rationals.
+struct Orient {
+    fast: bool,
+}
+
+impl Orient {
+    fn new<F: Real>(vertices: &[(F, F)]) -> Orient {
+        let safe = |v: f64| v == 0.0 || (2f64.powi(-400)..=2f64.powi(400)).contains(&v.abs());
+        Orient {
+            fast: vertices
+                .iter()
+                .all(|(x, y)| safe(x.to_f64()) && safe(y.to_f64())),
+        }
+    }
+
+    /// The sign of `(b − a) × (c − b)`: positive for a left turn at `b`.
+    fn sign(&self, a: (f64, f64), b: (f64, f64), c: (f64, f64)) -> Sign {
+        if self.fast {
+            let pt = |(x, y): (f64, f64)| robust::Coord { x, y };
+            // orient2d(a, b, c) > 0 when a, b, c run counter-clockwise: a left turn at b.
+            Sign::of(robust::orient2d(pt(a), pt(b), pt(c)))
+        } else {
+            let q = |v: f64| crate::reference::q(v);
+            let (ux, uy) = (q(b.0) - q(a.0), q(b.1) - q(a.1));
+            let (vx, vy) = (q(c.0) - q(b.0), q(c.1) - q(b.1));
+            Sign::of_q(&(ux * vy - uy * vx))
+        }
+    }
+}
+
+/// The sign of the polygon's area, exactly (only asked for a polygon being refused).
+fn exact_area_sign(p: &[(f64, f64)]) -> Sign {
+    let q = |v: f64| crate::reference::q(v);
+    let (x0, y0) = (q(p[0].0), q(p[0].1));
+    let mut area2 = crate::reference::Q::from_integer(0.into());
+    for w in p[1..].windows(2) {
+        let (ax, ay) = (q(w[0].0) - &x0, q(w[0].1) - &y0);
+        let (bx, by) = (q(w[1].0) - &x0, q(w[1].1) - &y0);
+        area2 += ax * by - ay * bx;
+    }
+    Sign::of_q(&area2)
+}
+
+/// For three collinear points, whether `c` lies back toward `a` from `b` (the boundary turns
+/// around at `b`): by coordinate comparisons, exact.
+fn doubles_back(a: (f64, f64), b: (f64, f64), c: (f64, f64)) -> bool {
+    let dir = |p: f64, q: f64| (q > p) as i8 - (q < p) as i8;
+    let (u, v) = if a.0 != b.0 {
+        (dir(a.0, b.0), dir(b.0, c.0))
+    } else {
+        (dir(a.1, b.1), dir(b.1, c.1))
+    };
+    u * v < 0
+}
+
+/// Whether the direction `a → b` points into the upper half of the plane, its angle in
+/// `[0, π)`: by comparisons of the coordinates, exact.
+fn upper(a: (f64, f64), b: (f64, f64)) -> bool {
+    b.1 > a.1 || (b.1 == a.1 && b.0 > a.0)
 }
 
 /// `E × (P − V)` of kept edge `k`: `≥ 0` inside its half-plane.
@@ -181,15 +338,26 @@ pub(crate) fn side<F: Real>(p: &ConvexPolygon<F>, k: usize, x: F, y: F) -> F {
     p.ex[k] * (y - p.vy[k]) - p.ey[k] * (x - p.vx[k])
 }
 
-/// The power of two that brings the larger component of `(x, y)` into `[1, 2)`, limited to the
-/// normal range of `F` so that the scale itself is exact.
-fn pow2_scale<F: Real>(x: F, y: F) -> F {
-    let m = x.to_f64().abs().max(y.to_f64().abs());
-    let e = ((m.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+/// `x, y` times the power of two that brings the larger component into `[1, 2)` (exact: a
+/// power of two taken in steps within the normal range of `F`, so that subnormal edges reach
+/// it too).
+fn pow2_scaled<F: Real>(x: F, y: F) -> (F, F) {
     let (lo, hi) = if core::mem::size_of::<F>() == 4 {
         (-126, 127)
     } else {
         (-1022, 1023)
     };
-    F::from_f64(2f64.powi((-e).clamp(lo, hi)))
+    let (mut x, mut y) = (x, y);
+    for _ in 0..2 {
+        let m = x.to_f64().abs().max(y.to_f64().abs());
+        if m == 0.0 || (1.0..2.0).contains(&m) {
+            break;
+        }
+        let e = ((m.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+        // A subnormal f64 has exponent field 0: `e` is then -1023, one step of 2^1022 and a
+        // second step finish the way.
+        let s = F::from_f64(2f64.powi((-e).clamp(lo, hi)));
+        (x, y) = (x * s, y * s);
+    }
+    (x, y)
 }

@@ -118,6 +118,10 @@ fn cast_lanes<L: Lane>(
     let mut exit = Best { t: inf, ..none };
     let mut inside = ray.valid();
     let mut miss = !inside;
+    // The polygon's scale (1, or a power of two below 1 for a huge polygon): `t` is a ratio of
+    // two products that both scale by it.
+    let sc = L::splat(p.scale());
+    let (ox, oy, dx, dy) = (ray.ox * sc, ray.oy * sc, ray.dx * sc, ray.dy * sc);
     // Edges are kept in increasing input index, so "first strictly better" is "lowest index".
     let edges = (p.vx.iter().zip(&p.vy))
         .zip(p.ex.iter().zip(&p.ey))
@@ -127,8 +131,8 @@ fn cast_lanes<L: Lane>(
         let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
         let (j, nx, ny) = (L::splat(k), L::splat(nx), L::splat(ny));
         k = k + L::Scalar::ONE;
-        let f0 = ex * (ray.oy - vy) - ey * (ray.ox - vx);
-        let fd = ex * ray.dy - ey * ray.dx;
+        let f0 = ex * (oy - vy) - ey * (ox - vx);
+        let fd = ex * dy - ey * dx;
         let out = f0.lt(zero);
         inside = inside & !out;
         miss = miss | (out & fd.le(zero));

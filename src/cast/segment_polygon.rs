@@ -44,11 +44,15 @@ fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished
     // P1 on the line of an edge P0 is outside of (the segment enters there at P1), and P0 on
     // the line of an edge P1 is outside of (it leaves there at P0): the far ends of SPEC §1.
     let (mut end_on_entry, mut start_on_exit) = (!valid & valid, !valid & valid);
+    // The polygon's scale (1, or a power of two below 1 for a huge polygon): `t` is a ratio of
+    // `f`s that all scale by it.
+    let sc = L::splat(p.scale());
+    let (x0, y0, x1, y1) = (s.x0 * sc, s.y0 * sc, s.x1 * sc, s.y1 * sc);
     let edges = p.vx.iter().zip(&p.vy).zip(p.ex.iter().zip(&p.ey));
     for ((&vx, &vy), (&ex, &ey)) in edges {
         let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
-        let f0 = ex * (s.y0 - vy) - ey * (s.x0 - vx);
-        let f1 = ex * (s.y1 - vy) - ey * (s.x1 - vx);
+        let f0 = ex * (y0 - vy) - ey * (x0 - vx);
+        let f1 = ex * (y1 - vy) - ey * (x1 - vx);
         let (out0, out1) = (f0.lt(zero), f1.lt(zero));
         start_in = start_in & !out0;
         end_in = end_in & !out1;
@@ -83,13 +87,25 @@ fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished
     })
 }
 
+/// `p0 + t·(p1 − p0)`; where `p1 − p0` or the sum overflows (both ends huge: halving them is
+/// exact), the same at half scale and doubled, which gives the bits the formula would give
+/// without the overflow.
+#[inline(always)]
+fn lerp<L: Lane>(p0: L, p1: L, t: L) -> L {
+    let v = p0 + t * (p1 - p0);
+    let half = L::splat(L::Scalar::from_f64(0.5));
+    let two = L::splat(L::Scalar::from_f64(2.0));
+    let (h0, h1) = (p0 * half, p1 * half);
+    L::select(v.finite(), v, (h0 + t * (h1 - h0)) * two)
+}
+
 /// `P(t)` of a clip: the endpoint itself at `t = 0` and `t = 1`, NaN for NaN.
 #[inline(always)]
 fn point<L: Lane>(s: &Segment<L>, t: L) -> (L, L) {
     let zero = L::splat(L::Scalar::ZERO);
     let one = L::splat(L::Scalar::ONE);
-    let x = s.x0 + t * (s.x1 - s.x0);
-    let y = s.y0 + t * (s.y1 - s.y0);
+    let x = lerp(s.x0, s.x1, t);
+    let y = lerp(s.y0, s.y1, t);
     let (x, y) = (
         L::select(t.eq_(one), s.x1, x),
         L::select(t.eq_(one), s.y1, y),

@@ -1,4 +1,5 @@
-//! Argument types more than one subcommand takes: `--emit`, `--rect` and `--polygon`.
+//! Argument types more than one subcommand takes: `--emit`, `--rect`, `--polygon`, and counts
+//! (`--n`, `--check`, `--cells`, `--threads`, `--repeat`: one parser, one suffix rule).
 
 use clap::ValueEnum;
 use slabclip::{io, ConvexPolygon, Error, Real, Rect};
@@ -61,6 +62,38 @@ pub fn parse_bounds(s: &str) -> Result<[f64; 4], String> {
     Ok(bounds)
 }
 
+/// A count: digits, then optionally `K`, `M` or `G` (any case) for ×2^10, 2^20, 2^30 — `1000`,
+/// `64K`, `16M`, `1G` — within `lo..=hi`; otherwise a message naming the range.
+pub fn parse_count(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let (digits, shift) = match t.as_bytes().last() {
+        Some(b'K') => (&t[..t.len() - 1], 10),
+        Some(b'M') => (&t[..t.len() - 1], 20),
+        Some(b'G') => (&t[..t.len() - 1], 30),
+        _ => (&t[..], 0),
+    };
+    let range = || format!("expected a count from {lo} to {hi}");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{s:?} is not a count (digits, then optionally K, M or G); {}",
+            range()
+        ));
+    }
+    let n = digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift));
+    match n {
+        Some(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("{s:?}: {}", range())),
+    }
+}
+
+/// [`parse_count`] within `lo..=hi`, as a clap value parser.
+pub fn count(lo: usize, hi: usize) -> impl Fn(&str) -> Result<usize, String> + Clone {
+    move |s| parse_count(s, lo, hi)
+}
+
 /// `n` finite numbers separated by commas; otherwise a usage error.
 fn numbers(text: &str, what: &str, n: usize) -> Result<Vec<f64>, String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
@@ -110,6 +143,32 @@ pub fn parse_polygon(s: &str) -> Result<Vertices, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts() {
+        let any = |s| parse_count(s, 0, usize::MAX);
+        assert_eq!(any("1000"), Ok(1000));
+        assert_eq!(any("64K"), Ok(65_536));
+        assert_eq!(any("10k"), Ok(10_240));
+        assert_eq!(any("16m"), Ok(16 << 20));
+        assert_eq!(any(" 1G "), Ok(1 << 30));
+        assert_eq!(any("0"), Ok(0));
+        for bad in ["", "K", "1.5M", "-1", "+3", "1e3", "12KB", "0x10", "١٢"] {
+            assert!(any(bad).unwrap_err().contains("is not a count"), "{bad:?}");
+        }
+        assert!(any("99999999999G")
+            .unwrap_err()
+            .contains("expected a count from 0 to"));
+        assert_eq!(
+            parse_count("0", 1, 10),
+            Err("\"0\": expected a count from 1 to 10".into())
+        );
+        assert_eq!(
+            parse_count("1K", 1, 1000),
+            Err("\"1K\": expected a count from 1 to 1000".into())
+        );
+        assert_eq!(parse_count("1K", 1, 1024), Ok(1024));
+    }
 
     #[test]
     fn bounds_parsing() {

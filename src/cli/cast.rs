@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args};
 
 use super::args::{parse_polygon, Vertices};
+use slabclip::cast::signed_index;
 use slabclip::cast::{
     cast_polygon, cast_rect, cast_segments, PolygonCastOutput, RectCastOutput, SegmentsCastOutput,
 };
@@ -17,8 +18,9 @@ use slabclip::{ConvexPolygon, Error, InsideMode, Rays, Real, Rect, Segments, NO_
     group(ArgGroup::new("target").required(true).args(["rect", "segments", "polygon"])),
     after_help = "Output arrays (np.load(OUTPUT)[name]), one row per ray, NaN (or -1) on a miss:\n  \
     --rect:     t_entry, t_exit (input dtype), class (uint8, as in `clip --emit class`)\n  \
-    --segments: t, s, nx, ny (input dtype), index (int64)\n  \
-    --polygon:  t, x, y, nx, ny (input dtype), edge (int64), inside (uint8)\n\n\
+    --segments: t, s, nx, ny (input dtype), index (int64, -1 on a miss)\n  \
+    --polygon:  t, x, y, nx, ny (input dtype), edge (int64, -1 for none), inside (uint8 0/1)\n\
+    The Python package gives the same values and dtypes (inside as bool: the same bytes).\n\n\
     Exit status: 0 on success, 1 on a data error (one line on stderr), 2 on a usage error."
 )]
 pub struct CastArgs {
@@ -93,11 +95,9 @@ pub(super) fn col<F: Real>(v: &[F]) -> Column<'_> {
     }
 }
 
-/// An index column with `-1` for [`NO_HIT`].
+/// An index column as the files hold it: `int64`, `-1` for [`NO_HIT`](slabclip::NO_HIT).
 fn indices(v: &[u32]) -> Vec<i64> {
-    v.iter()
-        .map(|&i| if i == NO_HIT { -1 } else { i as i64 })
-        .collect()
+    v.iter().map(|&i| signed_index(i)).collect()
 }
 
 /// `--rect` as parsed, in `f64`.

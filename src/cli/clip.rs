@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use super::args::{parse_bounds, Emit};
+use super::args::{count, parse_bounds, Emit};
 use super::clip_grid::{self, GridArgs};
 use super::clip_set::{self, SetArgs};
 use clap::{ArgGroup, Args};
@@ -45,8 +45,8 @@ pub struct ClipArgs {
     emit: Emit,
 
     /// Worker threads (default: one per core). The output does not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[arg(long, value_name = "N", value_parser = count(1, u16::MAX.into()))]
+    threads: Option<usize>,
 
     /// No progress bar. (It only ever appears on a terminal, after about a second.)
     #[arg(short, long)]
@@ -135,7 +135,7 @@ fn in_pool(args: &ClipArgs, work: impl FnOnce() -> Result<(), Error> + Send) -> 
     match args.threads {
         None => work(),
         Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.into())
+            .num_threads(n)
             .build()
             .map_err(|e| Error::file(&args.input, format!("cannot start {n} threads: {e}")))?
             .install(work),

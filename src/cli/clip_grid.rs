@@ -8,7 +8,7 @@ use slabclip::grid::MAX_CELLS_PER_AXIS;
 use slabclip::io::{self, Batch, Column};
 use slabclip::{rows_from_interleaved, Error, Grid, GridOptions, Lines, Real, Rect};
 
-use super::args::parse_bounds;
+use super::args::{parse_bounds, parse_count};
 use super::cast::col;
 
 /// The grid flags of `slabclip clip`.
@@ -36,7 +36,7 @@ pub struct GridArgs {
     no_touches: bool,
 }
 
-/// `NX,NY`: two whole numbers from 1 to [`MAX_CELLS_PER_AXIS`].
+/// `NX,NY`: two counts ([`parse_count`]: `1000`, `4K`) from 1 to [`MAX_CELLS_PER_AXIS`].
 fn parse_cells(s: &str) -> Result<[usize; 2], String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.len() != 2 {
@@ -47,14 +47,7 @@ fn parse_cells(s: &str) -> Result<[usize; 2], String> {
     }
     let mut n = [0usize; 2];
     for ((slot, text), name) in n.iter_mut().zip(&parts).zip(["nx", "ny"]) {
-        *slot = text
-            .parse()
-            .map_err(|_| format!("{name} = {text:?} is not a whole number"))?;
-        if !(1..=MAX_CELLS_PER_AXIS).contains(slot) {
-            return Err(format!(
-                "{name} = {slot}: expected 1 to {MAX_CELLS_PER_AXIS} cells"
-            ));
-        }
+        *slot = parse_count(text, 1, MAX_CELLS_PER_AXIS).map_err(|e| format!("{name}: {e}"))?;
     }
     Ok(n)
 }
@@ -148,10 +141,19 @@ mod tests {
     fn cells_parsing() {
         assert_eq!(parse_cells("1000, 20").unwrap(), [1000, 20]);
         assert!(parse_cells("3").unwrap_err().contains("found 1"));
-        assert!(parse_cells("0,3").unwrap_err().contains("nx = 0"));
-        assert!(parse_cells("3,-1").unwrap_err().contains("ny = \"-1\""));
+        assert_eq!(
+            parse_cells("4K,2").unwrap(),
+            [4096, 2],
+            "counts take suffixes"
+        );
+        assert!(parse_cells("0,3")
+            .unwrap_err()
+            .contains("nx: \"0\": expected a count from 1 to 16777216"));
+        assert!(parse_cells("3,-1")
+            .unwrap_err()
+            .contains("ny: \"-1\" is not a count"));
         assert!(parse_cells("3,99999999999")
             .unwrap_err()
-            .contains("expected 1 to"));
+            .contains("expected a count from 1 to"));
     }
 }

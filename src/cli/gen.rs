@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::args::count;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use slabclip::io;
@@ -19,8 +20,8 @@ pub struct GenArgs {
     #[arg(long, value_name = "NAME", value_parser = dist_parser())]
     dist: Dist,
 
-    /// How many segments.
-    #[arg(long, value_name = "N")]
+    /// How many segments; K, M, G multiply by 2^10, 2^20, 2^30 (e.g. 10K, 16M).
+    #[arg(long, value_name = "N", value_parser = count(0, usize::MAX))]
     n: usize,
 
     /// The seed of the random generator.

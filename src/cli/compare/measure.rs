@@ -256,19 +256,26 @@ impl<'a, F: Real> Runner<'a, F> {
     /// Everything runs inside the pool, entered once: a pass pays for no hand-off to the pool
     /// (with one thread, for none at all), and the timer is read twice per sample, not per pass,
     /// so a small batch in the caches is timed at the speed of its loop.
+    /// `done` is called after each subject's calibration and after each sample (for a progress
+    /// bar): `subjects.len() × (repeat + 1)` calls in all.
     pub fn time(
         &self,
         subjects: &[Subject],
         out: &mut Outputs<F>,
         repeat: usize,
         sample: Duration,
+        done: &(dyn Fn() + Sync),
     ) -> Vec<Timing> {
         self.pool.install(|| {
             let mut timings: Vec<Timing> = subjects
                 .iter()
-                .map(|&s| Timing {
-                    passes: self.calibrate(s, out, sample),
-                    per_pass: Vec::with_capacity(repeat),
+                .map(|&s| {
+                    let passes = self.calibrate(s, out, sample);
+                    done();
+                    Timing {
+                        passes,
+                        per_pass: Vec::with_capacity(repeat),
+                    }
                 })
                 .collect();
             for _ in 0..repeat {
@@ -292,6 +299,7 @@ impl<'a, F: Real> Runner<'a, F> {
                         took = self.passes(s, out, t.passes);
                     }
                     t.per_pass.push(took.div_f64(t.passes as f64));
+                    done();
                 }
             }
             timings
@@ -804,8 +812,13 @@ mod tests {
             let r = Runner::new(w.rect, w.segments.as_ref(), threads).unwrap();
             let mut out = Outputs::new(Emit::T, 256);
             let sample = Duration::from_millis(4);
-            let timings = r.time(&subjects, &mut out, 3, sample);
+            let steps = std::sync::atomic::AtomicUsize::new(0);
+            let timings = r.time(&subjects, &mut out, 3, sample, &|| {
+                steps.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            });
             assert_eq!(timings.len(), 3);
+            // The progress callback: one calibration and 3 samples per subject.
+            assert_eq!(steps.into_inner(), 3 * (3 + 1));
             for (s, t) in subjects.iter().zip(&timings) {
                 // A pass over 256 segments takes microseconds: a sample needs many.
                 assert!(t.passes > 10, "{s:?} {threads}: {} passes", t.passes);
@@ -825,6 +838,7 @@ mod tests {
             &mut out,
             1,
             Duration::from_nanos(1),
+            &|| {},
         );
         assert_eq!(t[0].passes, 1);
     }

@@ -13,6 +13,9 @@
 //!    algorithm, the baseline, the memory ceiling and (for `--emit class`) the read-only pass,
 //!    in that order. A sample's time over its passes is one pass; a row reports the median.
 //!
+//! On a terminal a progress bar on stderr follows steps 2 and 3 (`--quiet` hides it); with
+//! stderr redirected nothing is written there but errors.
+//!
 //! The memory ceiling reads the same input bytes and writes the same output bytes as the mode,
 //! with no arithmetic to speak of (`measure.rs`): the speed no clip kernel can beat. It is
 //! timed twice, with plain stores (as the kernels write) and with streaming (non-temporal)
@@ -20,17 +23,19 @@
 //! faster of the two is the ceiling every "% ceiling" is taken against. (With `--emit class`,
 //! one byte out per sixteen in, only the plain one is timed.)
 
-use crate::cli::args::parse_bounds;
+use crate::cli::args::{count, parse_bounds};
 
 mod check;
 mod measure;
 mod report;
 mod svg;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slabclip::io::{self, Batch};
 use slabclip::workload::Dist;
 use slabclip::{Algorithm, Error, Real, Rect, Segments};
@@ -58,7 +63,7 @@ pub struct CompareArgs {
     dist: Vec<DistArg>,
 
     /// Segments per generated workload; K, M, G multiply by 2^10, 2^20, 2^30 (e.g. 64K, 16M).
-    #[arg(long, value_name = "N", default_value = "1M", value_parser = parse_count)]
+    #[arg(long, value_name = "N", default_value = "1M", value_parser = count(1, usize::MAX))]
     n: usize,
 
     /// The seed of the generated workloads.
@@ -71,18 +76,16 @@ pub struct CompareArgs {
 
     /// Threads in the pool of the timed runs: the batch is cut into pieces they share (`auto`
     /// gets it whole and splits it itself).
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u16).range(1..))]
-    threads: u16,
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1, u16::MAX.into()))]
+    threads: usize,
 
     /// What each algorithm writes per segment.
     #[arg(long, value_enum, default_value_t = Emit::T)]
     emit: Emit,
 
     /// Timed samples per row; the median is reported.
-    #[arg(long, value_name = "R", default_value_t = 11,
-          value_parser = clap::value_parser!(u16).range(1..))]
-    repeat: u16,
+    #[arg(long, value_name = "R", default_value_t = 11, value_parser = count(1, u16::MAX.into()))]
+    repeat: usize,
 
     /// Each sample runs as many passes over the batch as take at least this long (calibrated
     /// per row), and reports the time of one pass: small batches are timed at the speed of
@@ -94,8 +97,8 @@ pub struct CompareArgs {
     sample_ms: u32,
 
     /// At most this many rows per workload are checked against the exact reference (an odd
-    /// stride through the batch); 0 checks none.
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    /// stride through the batch); 0 checks none. K, M, G as for --n.
+    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = count(0, usize::MAX))]
     check: usize,
 
     /// Compare on this file instead of generated workloads (rows x0, y0, x1, y1).
@@ -114,6 +117,11 @@ pub struct CompareArgs {
     /// Also draw them as an SVG chart: Mseg/s per algorithm for each workload.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+
+    /// No progress bar. (It only ever appears on a terminal: with stderr redirected, nothing
+    /// is written there but errors.)
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// One `--dist` value: a workload, or every one.
@@ -132,21 +140,20 @@ fn dist_or_all() -> impl clap::builder::TypedValueParser<Value = DistArg> {
     })
 }
 
-/// A count with an optional binary suffix: `1000`, `64K`, `16M`, `1G`.
-fn parse_count(s: &str) -> Result<usize, String> {
-    let (digits, scale) = match s.trim().to_ascii_uppercase() {
-        t if t.ends_with('K') => (t[..t.len() - 1].to_string(), 1usize << 10),
-        t if t.ends_with('M') => (t[..t.len() - 1].to_string(), 1 << 20),
-        t if t.ends_with('G') => (t[..t.len() - 1].to_string(), 1 << 30),
-        t => (t, 1),
-    };
-    let n: usize = digits
-        .parse()
-        .map_err(|_| format!("{s:?} is not a count (digits, then K, M or G)"))?;
-    match n.checked_mul(scale) {
-        Some(0) | None => Err(format!("{s:?}: expected a count from 1 to {}", usize::MAX)),
-        Some(n) => Ok(n),
+/// The progress bar of one workload on stderr: only on a terminal and without `--quiet`
+/// (else hidden: nothing is drawn), cleared before the workload's table is printed.
+fn progress_bar(quiet: bool, steps: u64, name: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
     }
+    let style =
+        ProgressStyle::with_template("{elapsed_precise} {prefix} {wide_bar} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::stderr())
+        .with_style(style)
+        .with_prefix(name.to_string());
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
 }
 
 /// Runs `slabclip compare`.
@@ -158,9 +165,9 @@ pub fn run(args: &CompareArgs) -> Result<(), Error> {
         version: env!("CARGO_PKG_VERSION"),
         simd_built: slabclip::simd::BUILT_LEVEL,
         simd_cpu: slabclip::simd::detected_level(),
-        threads: args.threads as usize,
+        threads: args.threads,
         emit: args.emit,
-        repeat: args.repeat as usize,
+        repeat: args.repeat,
         sample_ms: args.sample_ms,
         check: args.check,
         workloads: Vec::new(),
@@ -248,8 +255,7 @@ fn measure_workload<F: Real>(
 ) -> Result<WorkloadReport, Error> {
     let n = segments.len();
     let emit = args.emit;
-    let runner =
-        Runner::new(*rect, segments.as_ref(), args.threads as usize).map_err(Error::Failed)?;
+    let runner = Runner::new(*rect, segments.as_ref(), args.threads).map_err(Error::Failed)?;
     let algorithms: Vec<Algorithm> = Algorithm::ALL
         .into_iter()
         .chain([Algorithm::Auto])
@@ -262,33 +268,45 @@ fn measure_workload<F: Real>(
         .map(|&a| Subject::Clip(a))
         .chain([Subject::Naive])
         .collect();
+    let stores: &[Stores] = if emit == Emit::Class {
+        &[Stores::Plain]
+    } else {
+        &Stores::ALL
+    };
+    // Steps of the progress bar: the baseline and each clip checked, then per timed subject
+    // its calibration and `repeat` samples.
+    let timed = clips.len() + stores.len() + usize::from(emit == Emit::Class);
+    let steps = 1 + clips.len() + timed * (args.repeat + 1);
+    let bar = progress_bar(args.quiet, steps as u64, &name);
+    bar.set_message("checking against the exact reference");
     let sample = check::Sample::new(rect, &segments.as_ref(), args.check);
     let mut base = Outputs::<F>::new(emit, n);
     let mut scratch = Outputs::<F>::new(emit, n);
     runner.run(Subject::Clip(baseline), &mut base);
+    bar.inc(1);
     let mut checks = Vec::new();
     for &s in &clips {
         runner.run(s, &mut scratch);
         let differ = scratch.differences(&base);
         let verdict = check::check(s, rect, &sample, emit, &scratch);
         checks.push((differ, verdict));
+        bar.inc(1);
     }
 
-    // Timed: the clips, then the ceilings and (class codes) the read-only pass.
+    // Timed: the clips, then the ceilings and (class codes) the read-only pass. Class codes
+    // are 1 byte out per 16 in: the streaming variant writes them as the plain one does (see
+    // `measure.rs`), so it gets no row of its own.
     let mut subjects = clips;
-    // Class codes are 1 byte out per 16 in: the streaming variant writes them as the plain one
-    // does (see `measure.rs`), so it gets no row of its own.
-    let stores: &[Stores] = if emit == Emit::Class {
-        &[Stores::Plain]
-    } else {
-        &Stores::ALL
-    };
     subjects.extend(stores.iter().map(|&s| Subject::Ceiling(s)));
     if emit == Emit::Class {
         subjects.push(Subject::ReadOnly);
     }
     let sample_time = Duration::from_millis(args.sample_ms.into());
-    let timings = runner.time(&subjects, &mut scratch, args.repeat.into(), sample_time);
+    bar.set_message(format!("timing, {} rounds", args.repeat));
+    let timings = runner.time(&subjects, &mut scratch, args.repeat, sample_time, &|| {
+        bar.inc(1)
+    });
+    bar.finish_and_clear();
     let medians: Vec<f64> = timings
         .iter()
         .map(|t| median(&t.per_pass).as_secs_f64())
@@ -349,16 +367,6 @@ fn measure_workload<F: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts() {
-        assert_eq!(parse_count("1000"), Ok(1000));
-        assert_eq!(parse_count("64K"), Ok(65_536));
-        assert_eq!(parse_count("16m"), Ok(16 << 20));
-        assert!(parse_count("0").is_err());
-        assert!(parse_count("1.5M").is_err());
-        assert!(parse_count("99999999999G").is_err());
-    }
 
     #[test]
     fn bounds() {
