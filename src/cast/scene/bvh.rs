@@ -223,7 +223,8 @@ impl<F: Real> Bvh<F> {
             nodes: Vec::with_capacity(n / 3 + 1),
         };
         let (root, _) = b.subtree(0, n);
-        let nodes = b.nodes;
+        let mut nodes = b.nodes;
+        nodes.shrink_to_fit();
         Bvh {
             rows: sorted,
             nodes,

@@ -135,7 +135,7 @@ impl Prec {
         if core::mem::size_of::<F>() == 4 {
             Prec {
                 u: 2f64.powi(-24),
-                w: 2f64.powi(-10),
+                w: 2f64.powi(-13),
                 lo: 2f64.powi(-40),
                 hi: 2f64.powi(40),
                 floor: 2f64.powi(-100),
@@ -143,7 +143,7 @@ impl Prec {
         } else {
             Prec {
                 u: 2f64.powi(-53),
-                w: 2f64.powi(-20),
+                w: 2f64.powi(-24),
                 lo: 2f64.powi(-400),
                 hi: 2f64.powi(400),
                 floor: 2f64.powi(-600),
@@ -464,9 +464,8 @@ impl<F: Real> Scene<F> {
         // (A, D = B − A rounded); the pad covers that and the slab test's roundings.
         let len = dx.to_f64().abs() + dy.to_f64().abs();
         let pad = (20.0 * p.u * len + p.floor) * (1.0 + 8.0 * p.u);
-        let mut slab = Slab::new((ax, ay), (dx, dy), F::from_f64(pad));
-        slab.t_lo = F::ZERO;
-        slab.t_hi = F::ONE;
+        let mut slab = Slab::new((ax, ay), (dx, dy));
+        slab.pad_0 = F::from_f64(pad);
         let mut found = false;
         self.bvh.walk(&mut slab, false, |rows, _| {
             found = blocked(rows);
@@ -535,38 +534,60 @@ fn chunks<O: SplitOutput>(n: usize, out: O, work: impl Fn(usize, usize, O) + Syn
         .for_each(|(start, o)| work(start, (start + CHUNK).min(n), o));
 }
 
-/// One ray's slab test against a node's four boxes, each widened by `pad`, over the ray's
-/// parameters `[t_lo, t_hi]`. The bounds each axis crosses first are chosen by the sign of
-/// `D` (so an empty box, `+∞ … −∞`, never passes, and a zero component takes its slab as all
-/// or nothing through `±∞`).
+/// One ray's slab test against a node's four boxes, each widened by its own margin, over
+/// the ray's parameters `[−ext, T + ext]` (module docs, "Why the tree misses no hit"). With
+/// `r` the L1 distance from `O` to a box's far corner (a bound on `|W|` for its walls):
+/// `pad = pad_r·(r + ℓ) + pad_0` and `ext = min(ext_r·(3r + 2ℓ), ext_t)`. The bounds each
+/// axis crosses first are chosen by the sign of `D` (a zero component takes its slab as all or
+/// nothing through `±∞`).
 #[derive(Clone, Copy, Debug)]
 struct Slab<F> {
     o: [F; 2],
     inv: [F; 2],
     neg: [bool; 2],
-    /// `−pad` where the axis runs forward, `+pad` where backward: the near bound's widening.
-    near_pad: [F; 2],
-    t_lo: F,
-    t_hi: F,
+    /// `−1` where the axis runs forward, `+1` where backward: the near bound's widening.
+    sign: [F; 2],
+    ell: F,
+    pad_r: F,
+    pad_0: F,
+    ext_r: F,
+    /// The extension's bound from the closest hit so far (`+∞` before one).
+    ext_t: F,
+    /// The closest hit so far (or `t_max`).
+    t: F,
+    /// `1 + 4u`: rounds a sum up past its rounding.
+    up: F,
 }
 
 impl<F: Real> Slab<F> {
-    fn new((ox, oy): (F, F), (dx, dy): (F, F), pad: F) -> Self {
+    fn new((ox, oy): (F, F), (dx, dy): (F, F)) -> Self {
         let neg = |d: F| d.to_bits_u64() >> (8 * core::mem::size_of::<F>() - 1) != 0;
         let neg = [neg(dx), neg(dy)];
-        let np = |n: bool| if n { pad } else { -pad };
+        let sign = |n: bool| if n { F::ONE } else { -F::ONE };
+        let u = Prec::of::<F>().u;
         Slab {
             o: [ox, oy],
             inv: [F::ONE / dx, F::ONE / dy],
             neg,
-            near_pad: [np(neg[0]), np(neg[1])],
-            t_lo: F::ZERO,
-            t_hi: F::INFINITY,
+            sign: [sign(neg[0]), sign(neg[1])],
+            ell: F::ZERO,
+            pad_r: F::ZERO,
+            pad_0: F::ZERO,
+            ext_r: F::ZERO,
+            ext_t: F::ZERO,
+            t: F::ONE,
+            up: F::from_f64(1.0 + 4.0 * u),
         }
     }
 
+    /// The largest far end any child can have: `(T + ext_t)·(1 + 4u)`.
+    #[inline(always)]
+    fn reach(&self) -> F {
+        (self.t + self.ext_t) * self.up
+    }
+
     /// The entry parameter of each child whose widened box the ray's part meets, `+∞` for the
-    /// others.
+    /// others (empty slots give NaN or `+∞`: the walk skips them by their reference).
     #[inline(always)]
     fn test(&self, n: &Node<F>) -> [F; WIDTH] {
         let (near_x, far_x) = if self.neg[0] { (&n.hi_x, &n.lo_x) } else { (&n.lo_x, &n.hi_x) };
@@ -575,12 +596,17 @@ impl<F: Real> Slab<F> {
         let min = |a: F, b: F| if a < b { a } else { b };
         let mut enter = [F::INFINITY; WIDTH];
         for k in 0..WIDTH {
-            let tnx = ((near_x[k] - self.o[0]) + self.near_pad[0]) * self.inv[0];
-            let tfx = ((far_x[k] - self.o[0]) - self.near_pad[0]) * self.inv[0];
-            let tny = ((near_y[k] - self.o[1]) + self.near_pad[1]) * self.inv[1];
-            let tfy = ((far_y[k] - self.o[1]) - self.near_pad[1]) * self.inv[1];
-            let e = max(max(tnx, tny), self.t_lo);
-            let x = min(min(tfx, tfy), self.t_hi);
+            let (nx, fx) = (near_x[k] - self.o[0], far_x[k] - self.o[0]);
+            let (ny, fy) = (near_y[k] - self.o[1], far_y[k] - self.o[1]);
+            let r = max(nx.abs(), fx.abs()) + max(ny.abs(), fy.abs());
+            let pad = self.pad_r * (r + self.ell) + self.pad_0;
+            let ext = min(self.ext_r * (r + r + r + self.ell + self.ell), self.ext_t);
+            let tnx = (nx + self.sign[0] * pad) * self.inv[0];
+            let tfx = (fx - self.sign[0] * pad) * self.inv[0];
+            let tny = (ny + self.sign[1] * pad) * self.inv[1];
+            let tfy = (fy - self.sign[1] * pad) * self.inv[1];
+            let e = max(max(tnx, tny), -ext * self.up);
+            let x = min(min(tfx, tfy), (self.t + ext) * self.up);
             enter[k] = if e <= x { e } else { F::INFINITY };
         }
         enter
@@ -611,7 +637,7 @@ impl<F: Real> Bvh<F> {
         while sp > 0 {
             sp -= 1;
             let (id, enter) = stack[sp];
-            if enter > slab.t_hi {
+            if enter > slab.reach() {
                 continue;
             }
             if let Some(r) = as_leaf(id) {
@@ -626,7 +652,7 @@ impl<F: Real> Bvh<F> {
             let mut order = [0usize; WIDTH];
             let mut m = 0;
             for k in 0..WIDTH {
-                if t[k] < F::INFINITY {
+                if t[k] < F::INFINITY && node.child[k] != EMPTY {
                     order[m] = k;
                     m += 1;
                 }
@@ -658,10 +684,10 @@ struct Search<'s, F: Real> {
     winner: Option<Row<F>>,
     any: bool,
     slab: Slab<F>,
-    /// The ray's bounds (module docs): `|D| ≥ d_lo`, `|D| ≤ d_hi`, `e`'s two forms.
+    /// The ray's bounds (module docs): `|D| ≥ d_lo`, `|D| ≤ d_hi`, the coefficient of the
+    /// extension's bound from the closest hit, `ℓ`.
     d_lo: f64,
     d_hi: f64,
-    e_far: f64,
     e_coef: f64,
     ell: f64,
 }
@@ -683,10 +709,9 @@ impl<'s, F: Real> Search<'s, F> {
             },
             winner: None,
             any,
-            slab: Slab::new((ray.ox, ray.oy), (ray.dx, ray.dy), F::ZERO),
+            slab: Slab::new((ray.ox, ray.oy), (ray.dx, ray.dy)),
             d_lo: 0.0,
             d_hi: 0.0,
-            e_far: 0.0,
             e_coef: 0.0,
             ell: 0.0,
         }
@@ -724,19 +749,17 @@ impl<'s, F: Real> Search<'s, F> {
         false
     }
 
-    /// The walk's far end for the closest hit so far: `T + e(T)`.
+    /// The walk's far end for the closest hit so far `T`: the extension's bound `e(T)`.
     fn narrow(&mut self) {
         let u = self.scene.prec.u;
         let t = if self.winner.is_some() { self.best.t } else { self.t_max }.to_f64();
         let e = if t.is_finite() {
-            let g = self.e_far.min(self.e_coef * (t * self.d_hi * (1.0 + 4.0 * u) + self.ell));
-            g / self.d_lo + 4.0 * u * t
+            self.e_coef * (t * self.d_hi * (1.0 + 4.0 * u) + self.ell) / self.d_lo + 4.0 * u * t
         } else {
-            self.e_far / self.d_lo
+            f64::INFINITY
         };
-        let m = 1.0 + 8.0 * u;
-        self.slab.t_hi = F::from_f64((t + e) * m);
-        self.slab.t_lo = F::from_f64(-e * m);
+        self.slab.t = F::from_f64(t);
+        self.slab.ext_t = F::from_f64(e * (1.0 + 8.0 * u));
     }
 
     fn run(&mut self) {
@@ -758,19 +781,23 @@ impl<'s, F: Real> Search<'s, F> {
         if !(xl <= xh) {
             return;
         }
-        // |W| ≤ R for every wall: the L1 distance to the box's far corner.
-        let big = (ox - xl).abs().max((ox - xh).abs()) + (oy - yl).abs().max((oy - yh).abs());
         let ell = ext.ell;
         let (u, w) = (p.u, p.w);
+        let m = 1.0 + 8.0 * u;
         self.d_lo = dx.abs().max(dy.abs());
         self.d_hi = dx.abs() + dy.abs();
         self.ell = ell;
-        self.e_far = 5.0 * u / w * (3.0 * big + 2.0 * ell) + p.floor;
         self.e_coef = 15.0 * u / w;
-        let pad = (1.25 * 64.0 * u * (big + ell) + p.floor) * (1.0 + 8.0 * u);
-        self.slab = Slab::new((r.ox, r.oy), (r.dx, r.dy), F::from_f64(pad));
+        let mut slab = Slab::new((r.ox, r.oy), (r.dx, r.dy));
+        slab.ell = F::from_f64(ell * m);
+        slab.pad_r = F::from_f64(80.0 * u);
+        slab.pad_0 = F::from_f64(p.floor);
+        slab.ext_r = F::from_f64(5.0 * u / w / self.d_lo * m);
+        self.slab = slab;
         self.narrow();
 
+        // |W| ≤ R for every wall: the L1 distance to the box's far corner.
+        let big = (ox - xl).abs().max((ox - xh).abs()) + (oy - yl).abs().max((oy - yh).abs());
         // Walls within w of the ray's direction, anywhere near its line. β: the distance
         // bound, plus the roundings of the keys (in F) and of the offsets (in f64).
         let beta = 10.0 * u * (big + ell)

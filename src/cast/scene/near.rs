@@ -15,7 +15,7 @@
 //!         |n_b · (P1 − P0)| of the bucket
 //! query:  the ray's line clipped to the scene's box widened by β; for each bucket within
 //!         w of the ray's ψ, the offsets n_b · X of that piece of line widened by β + ext_b:
-//!         the walls whose key lies in it (two binary searches)
+//!         the walls whose key lies in it (a binary search, then a scan)
 //! ```
 //!
 //! Offsets are computed in `f64` and keys kept in the walls' precision; the caller's `β`
@@ -68,7 +68,7 @@ impl<F: Real> Near<F> {
 
     /// The index over `rows` (the tree's order).
     pub(crate) fn build(rows: &[Row<F>]) -> Self {
-        let nb = (rows.len() / 256).next_power_of_two().clamp(16, 4096);
+        let nb = rows.len().next_power_of_two().clamp(16, 4096);
         let mut near = Near {
             nb,
             start: vec![0; nb + 1],
@@ -168,10 +168,11 @@ impl<F: Real> Near<F> {
             let (pa, pb) = (p0 + ta * pd, p0 + tb * pd);
             let reach = beta + self.ext[b];
             let (klo, khi) = (pa.min(pb) - reach, pa.max(pb) + reach);
-            let keys = &self.key[lo..hi];
-            let first = keys.partition_point(|k| k.to_f64() < klo);
-            let last = keys.partition_point(|k| k.to_f64() <= khi);
-            for &s in &self.slot[lo + first..lo + last.max(first)] {
+            let first = lo + self.key[lo..hi].partition_point(|k| k.to_f64() < klo);
+            for (k, &s) in self.key[first..hi].iter().zip(&self.slot[first..hi]) {
+                if k.to_f64() > khi {
+                    break;
+                }
                 f(s);
             }
         }
