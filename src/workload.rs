@@ -16,6 +16,8 @@
 //! | `tracks` | particle tracks for a 1000 × 1000 grid over the unit square: 100 to 1000 persistent random steps each (about 0.004 long, so four cells), starting anywhere in `[-0.05, 1.05]²` and reflected at its border, so a few leave and re-enter the grid; track-major (each track's steps in a row) | chained within a track; ≥ 75 % have both ends in the unit square |
 //! | `road-like` | polylines of 50 to 500 pieces 0.002 to 0.03 long, heading along an axis (30 % of pieces exactly, the rest within ±3°), turning by 90° now and then; half of the pieces that cross a tile border line (`x` or `y` equal to 0 or 1) end exactly on it, as tiled map data does | ≥ 80 % near-axis pieces; chained within a road |
 //!
+//! [`SceneKind`] makes walls (city blocks or random) and rays for the scene index.
+//!
 //! **Reproducible.** The generator is [`SplitMix64`] seeded with the seed, and every coordinate
 //! is computed in `f64` and rounded once to `F`: the same `(dist, n, seed)` gives the same bits on
 //! every machine, and the `f32` workload is the `f64` one rounded to `f32`. A workload of `n`
@@ -541,6 +543,115 @@ fn snap_to_border(p: P, q: P) -> P {
         }
     }
     q
+}
+
+/// Scenes of walls for [`Scene`](crate::cast::Scene) and the rays to cast against them:
+/// `n` walls, seeded, every coordinate computed in `f64` and rounded once to `F` (as the
+/// segment workloads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SceneKind {
+    /// Building outlines on a city grid: a lot of 10 × 10 per building, each a rectangle of
+    /// sides 3 to 8 (four walls, or five where a door leaves a gap of 1), 70 % exactly
+    /// axis-aligned and the rest turned by up to ±5°; the city is square, about
+    /// `10·sqrt(n/4.5)` on a side.
+    City,
+    /// Walls of length 0.5 to 5 at any angle, centres uniform in a square of side
+    /// `3·sqrt(n)` (about the city's density).
+    Random,
+}
+
+impl SceneKind {
+    /// Both kinds.
+    pub const ALL: [SceneKind; 2] = [SceneKind::City, SceneKind::Random];
+
+    /// The name benches and reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            SceneKind::City => "city",
+            SceneKind::Random => "random",
+        }
+    }
+
+    /// The side of the square the walls lie in (from the origin).
+    pub fn side(self, n: usize) -> f64 {
+        match self {
+            SceneKind::City => 10.0 * (n as f64 / 4.5).sqrt().ceil().max(1.0),
+            SceneKind::Random => 3.0 * (n as f64).sqrt().max(1.0),
+        }
+    }
+
+    /// `n` walls of this kind.
+    pub fn walls<F: Real>(self, n: usize, seed: u64) -> Segments<F> {
+        let mut rng = SplitMix64::new(seed);
+        let mut out = Segments::new();
+        let mut put = |w: [f64; 4]| {
+            out.push(Segment::new(
+                F::from_f64(w[0]),
+                F::from_f64(w[1]),
+                F::from_f64(w[2]),
+                F::from_f64(w[3]),
+            ))
+        };
+        let side = self.side(n);
+        match self {
+            SceneKind::City => {
+                let lots = (side / 10.0) as u64;
+                let mut made = 0;
+                'city: for k in 0.. {
+                    let (lx, ly) = ((k % lots) as f64 * 10.0, ((k / lots) % lots) as f64 * 10.0);
+                    let (w, h) = (rng.range(3.0, 8.0), rng.range(3.0, 8.0));
+                    let (cx, cy) = (lx + 5.0 + rng.range(-1.0, 1.0), ly + 5.0 + rng.range(-1.0, 1.0));
+                    let turn = if rng.chance(0.7) { 0.0 } else { rng.range(-5.0, 5.0).to_radians() };
+                    let (c, s) = (turn.cos(), turn.sin());
+                    let at = |x: f64, y: f64| [cx + c * x - s * y, cy + s * x + c * y];
+                    let corners = [at(-w / 2.0, -h / 2.0), at(w / 2.0, -h / 2.0), at(w / 2.0, h / 2.0), at(-w / 2.0, h / 2.0)];
+                    let door = rng.chance(0.5);
+                    for e in 0..4 {
+                        let (p, q) = (corners[e], corners[(e + 1) % 4]);
+                        let pieces: &[(f64, f64)] = if door && e == 0 {
+                            let g = 0.5 - 0.5 / w;
+                            &[(0.0, g), (1.0 - g, 1.0)]
+                        } else {
+                            &[(0.0, 1.0)]
+                        };
+                        for &(a, b) in pieces {
+                            if made == n {
+                                break 'city;
+                            }
+                            let lerp = |t: f64| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+                            let (u, v) = (lerp(a), lerp(b));
+                            put([u[0], u[1], v[0], v[1]]);
+                            made += 1;
+                        }
+                    }
+                }
+            }
+            SceneKind::Random => {
+                for _ in 0..n {
+                    let (x, y) = (rng.range(0.0, side), rng.range(0.0, side));
+                    let a = rng.range(0.0, core::f64::consts::PI);
+                    let l = rng.range(0.5, 5.0) / 2.0;
+                    put([x - l * a.cos(), y - l * a.sin(), x + l * a.cos(), y + l * a.sin()]);
+                }
+            }
+        }
+        out
+    }
+
+    /// `n` incoherent rays: origins uniform in the scene's square, unit directions at uniform
+    /// angles.
+    pub fn rays<F: Real>(self, walls: usize, n: usize, seed: u64) -> crate::cast::Rays<F> {
+        let mut rng = SplitMix64::new(seed);
+        let side = self.side(walls);
+        let rows: Vec<crate::cast::Ray<F>> = (0..n)
+            .map(|_| {
+                let (x, y) = (rng.range(0.0, side), rng.range(0.0, side));
+                let (s, c) = rng.range(0.0, core::f64::consts::TAU).sin_cos();
+                crate::cast::Ray::new(F::from_f64(x), F::from_f64(y), F::from_f64(c), F::from_f64(s))
+            })
+            .collect();
+        crate::cast::Rays::from_rows(&rows)
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! | N segments × one convex polygon (Cyrus–Beck) | `segment_polygon.rs` | segments |
 //! | building a convex polygon | `polygon.rs` | — |
 //! | the visibility polygon of a viewpoint among walls (a rotational sweep, exact predicates) | `visibility.rs` | — (rayon over viewpoints) |
+//! | walls built into an index: closest hit, any hit, line of sight, lidar | `scene/` | one ray at a time, four boxes per node test |
 //!
 //! A ray is `O + t·D`, `t ∈ [0, t_max]` (`t_max = +∞` by default). `D` need not be unit length
 //! and `t` is in units of `D`. A ray with a non-finite coordinate or `D = (0, 0)` is invalid:
@@ -36,6 +37,7 @@ pub mod polygon;
 pub mod ray_polygon;
 pub mod ray_rect;
 pub mod ray_segments;
+pub mod scene;
 pub mod segment_polygon;
 pub mod visibility;
 
@@ -43,6 +45,9 @@ pub use polygon::ConvexPolygon;
 pub use ray_polygon::{cast_polygon, cast_polygon_one, InsideMode, PolygonCastOutput, PolygonHit};
 pub use ray_rect::{cast_rect, cast_rect_one, cast_rects, RayRect, RectCastOutput};
 pub use ray_segments::{cast_segments, cast_segments_one, SegmentHit, SegmentsCastOutput};
+pub use scene::{
+    lidar_rays, PosesRef, Scene, SightEnds, SIGHT_BLOCKED, SIGHT_INVALID, SIGHT_VISIBLE,
+};
 pub use segment_polygon::{clip_polygon, clip_polygon_one};
 pub use visibility::{
     visibility_polygon, visibility_polygons, VisibilityPolygons, VisibilityScratch, VisibilityWalls,

@@ -67,18 +67,18 @@ impl<F: Real> SegmentHit<F> {
 /// NaN until a hit, but `t`, which starts just above `t_max` so that `t < best.t` also says
 /// `t ≤ t_max`. Only the parts asked for are carried (`S`, `N` of [`closest`]).
 #[derive(Clone, Copy)]
-struct Best<L> {
-    t: L,
-    j: L,
-    sn: L,
-    ad: L,
-    nx: L,
-    ny: L,
+pub(crate) struct Best<L> {
+    pub t: L,
+    pub j: L,
+    pub sn: L,
+    pub ad: L,
+    pub nx: L,
+    pub ny: L,
 }
 
 /// One segment, broadcast to every lane.
 #[derive(Clone, Copy)]
-struct SegLanes<L> {
+pub(crate) struct SegLanes<L> {
     sx: L,
     sy: L,
     x1: L,
@@ -91,16 +91,16 @@ struct SegLanes<L> {
 /// `[0, t_max]`. For a crossing, the caller's `t < best.t` is part of the test: it makes
 /// `t ≤ t_max` and refuses the `t = +∞` of a parallel segment (or of an overflow).
 #[derive(Clone, Copy)]
-struct Candidate<L: Lane> {
-    t: L,
-    sn: L,
-    ad: L,
-    hit: L::Mask,
+pub(crate) struct Candidate<L: Lane> {
+    pub t: L,
+    pub sn: L,
+    pub ad: L,
+    pub hit: L::Mask,
 }
 
 /// The hit of one segment per lane; see the module docs for the cases.
 #[inline(always)]
-fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate<L> {
+pub(crate) fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate<L> {
     let zero = L::splat(L::Scalar::ZERO);
     let one = L::splat(L::Scalar::ONE);
     let (wx, wy) = (g.sx - ray.ox, g.sy - ray.oy);
@@ -149,22 +149,22 @@ fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate
 
 /// One finite segment as the inner loop reads it: start, end, `E = P1 − P0`, and its index as
 /// a float.
-#[derive(Clone, Copy)]
-struct Row<F> {
-    sx: F,
-    sy: F,
-    x1: F,
-    y1: F,
-    ex: F,
-    ey: F,
-    j: F,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Row<F> {
+    pub sx: F,
+    pub sy: F,
+    pub x1: F,
+    pub y1: F,
+    pub ex: F,
+    pub ey: F,
+    pub j: F,
 }
 
 impl<F: Real> Row<F> {
     /// The segment `(sx, sy) → (x1, y1)` of index `j`; `None` (never hit) for a non-finite
     /// coordinate.
     #[inline(always)]
-    fn new(sx: F, sy: F, x1: F, y1: F, j: F) -> Option<Self> {
+    pub(crate) fn new(sx: F, sy: F, x1: F, y1: F, j: F) -> Option<Self> {
         let finite = sx.finite() && sy.finite() && x1.finite() && y1.finite();
         finite.then(|| Row {
             sx,
@@ -175,6 +175,19 @@ impl<F: Real> Row<F> {
             ey: y1 - sy,
             j,
         })
+    }
+
+    /// This segment broadcast to every lane of `L`, as [`candidate`] reads it.
+    #[inline(always)]
+    pub(crate) fn lanes<L: Lane<Scalar = F>>(&self) -> SegLanes<L> {
+        SegLanes {
+            sx: L::splat(self.sx),
+            sy: L::splat(self.sy),
+            x1: L::splat(self.x1),
+            y1: L::splat(self.y1),
+            ex: L::splat(self.ex),
+            ey: L::splat(self.ey),
+        }
     }
 
     /// The segment of float index `j` in `segs`; `None` for NaN (no hit).
@@ -203,10 +216,10 @@ fn rows<'a, F: Real>(segs: &'a SegmentsRef<'_, F>) -> impl Iterator<Item = Row<F
 /// What the batch knows of one segment: its row for the test, and its left unit normal
 /// `(−ey, ex)/|E|` (NaN for zero length), made once per batch so that a hit only copies it.
 #[derive(Clone, Copy)]
-struct Entry<F> {
-    row: Row<F>,
-    nx: F,
-    ny: F,
+pub(crate) struct Entry<F> {
+    pub row: Row<F>,
+    pub nx: F,
+    pub ny: F,
 }
 
 impl<F: Real> Entry<F> {
@@ -224,7 +237,7 @@ impl<F: Real> Entry<F> {
         }
     }
 
-    fn of(row: Row<F>) -> Self {
+    pub(crate) fn of(row: Row<F>) -> Self {
         let (nx, ny) = unit(-row.ey, row.ex);
         Entry { row, nx, ny }
     }
@@ -251,15 +264,7 @@ fn closest<L: Lane, const S: bool, const N: bool>(
     };
     for e in entries {
         let r = &e.row;
-        let g = SegLanes {
-            sx: L::splat(r.sx),
-            sy: L::splat(r.sy),
-            x1: L::splat(r.x1),
-            y1: L::splat(r.y1),
-            ex: L::splat(r.ex),
-            ey: L::splat(r.ey),
-        };
-        let c = candidate(ray, t_max_lanes, &g);
+        let c = candidate(ray, t_max_lanes, &r.lanes());
         let better = c.hit & c.t.lt(best.t);
         best.t = L::select(better, c.t, best.t);
         best.j = L::select(better, L::splat(r.j), best.j);
@@ -279,20 +284,20 @@ fn closest<L: Lane, const S: bool, const N: bool>(
 
 impl<L: Lane> Best<L> {
     #[inline(always)]
-    fn hit(&self) -> L::Mask {
+    pub(crate) fn hit(&self) -> L::Mask {
         self.j.eq_(self.j)
     }
 
     /// `t`, NaN on a miss; `+ 0` turns a `-0.0` into `+0.0` (the loop compares both alike).
     #[inline(always)]
-    fn t(&self) -> L {
+    pub(crate) fn t(&self) -> L {
         let t = self.t + L::splat(L::Scalar::ZERO);
         L::select(self.hit(), t, L::splat(L::Scalar::NAN))
     }
 
     /// `s`, NaN on a miss (when carried).
     #[inline(always)]
-    fn s(&self) -> L {
+    pub(crate) fn s(&self) -> L {
         let s = self.sn / self.ad + L::splat(L::Scalar::ZERO);
         L::select(self.hit(), s, L::splat(L::Scalar::NAN))
     }
@@ -301,7 +306,7 @@ impl<L: Lane> Best<L> {
     /// that `n · D ≤ 0`; for a zero-length segment (whose left normal is NaN) `−D/|D|`. NaN on
     /// a miss (when carried).
     #[inline(always)]
-    fn normal(&self, ray: &RayLanes<L>) -> (L, L) {
+    pub(crate) fn normal(&self, ray: &RayLanes<L>) -> (L, L) {
         let zero = L::splat(L::Scalar::ZERO);
         let nan = L::splat(L::Scalar::NAN);
         let hit = self.hit();
@@ -320,7 +325,7 @@ impl<L: Lane> Best<L> {
 
 /// The segment index from its float lane, [`NO_HIT`] for NaN.
 #[inline(always)]
-fn index_of<F: Real>(j: F) -> u32 {
+pub(crate) fn index_of<F: Real>(j: F) -> u32 {
     if j.to_f64().is_nan() {
         NO_HIT
     } else {
@@ -345,22 +350,35 @@ pub fn cast_segments_one<F: Real>(
         let e = Entry::of(row);
         (best.nx, best.ny) = (e.nx, e.ny);
     }
-    Ok(SegmentHit {
-        t: best.t(),
-        s: best.s(),
-        index: index_of(best.j),
-        normal: best.normal(&r),
-    })
+    Ok(best.answer(&r))
+}
+
+impl<F: Real> Best<F> {
+    /// The hit of one ray from its closest hit (`s` and the normal carried).
+    #[inline(always)]
+    pub(crate) fn answer(&self, ray: &RayLanes<F>) -> SegmentHit<F> {
+        SegmentHit {
+            t: self.t(),
+            s: self.s(),
+            index: index_of(self.j),
+            normal: self.normal(ray),
+        }
+    }
 }
 
 /// The segment count must be exact as a float of `F`.
 fn check_count<F: Real>(segs: &SegmentsRef<'_, F>) -> Result<(), Error> {
+    check_count_n::<F>(segs.columns().0.len())
+}
+
+/// A count of `n` segments must be exact as a float of `F`.
+pub(crate) fn check_count_n<F: Real>(n: usize) -> Result<(), Error> {
     let limit: u64 = if core::mem::size_of::<F>() == 4 {
         1 << 24
     } else {
         1 << 53
     };
-    let n = segs.columns().0.len() as u64;
+    let n = n as u64;
     if n > limit || n >= NO_HIT as u64 {
         return Err(Error::InvalidArgument(format!(
             "{n} segments is more than {} can index exactly ({limit})",
@@ -387,7 +405,7 @@ pub struct SegmentsCastOutput<'a, F> {
 }
 
 impl<F: Real> SegmentsCastOutput<'_, F> {
-    fn check(&self, n: usize) -> Result<(), Error> {
+    pub(crate) fn check(&self, n: usize) -> Result<(), Error> {
         check_opt("t", n, &self.t)?;
         check_opt("s", n, &self.s)?;
         check_opt("index", n, &self.index)?;

@@ -1,0 +1,333 @@
+//! The scene's tree: a 4-wide bounding volume hierarchy over the walls, built from Morton codes.
+//!
+//! ```text
+//! build:  centroid of each wall → 16 + 16 bit Morton code → radix sort
+//!         top-down over the sorted codes: a range splits where its highest differing bit
+//!         flips (the middle where all codes agree); a node takes the two halves and splits
+//!         the larger of its parts again until it has 4 children or every part is a leaf
+//!         (at most LEAF walls, contiguous in the sorted order)
+//!         boxes bottom-up, exact (min / max of the wall coordinates, no rounding)
+//! refit:  the same topology, every box recomputed from the walls (children before parents:
+//!         nodes are stored parents first)
+//! ```
+
+use super::super::ray_segments::Row;
+use crate::real::Real;
+
+/// Children per node.
+pub(crate) const WIDTH: usize = 4;
+/// Most walls in a leaf.
+pub(crate) const LEAF: usize = 4;
+/// A child slot without a child.
+pub(crate) const EMPTY: u32 = u32::MAX;
+/// Child references with this bit are leaves: `start << 4 | (count − 1)`.
+const LEAF_BIT: u32 = 1 << 31;
+/// The most walls a tree can hold (the leaf start's 27 bits).
+pub(crate) const MAX_WALLS: usize = 1 << 27;
+/// The deepest a traversal stack can need: three siblings pushed per level of a tree whose
+/// depth is at most the code's 32 bits plus the 27 of a range of equal codes halved.
+pub(crate) const STACK: usize = 3 * (32 + 27) + 2;
+
+/// A leaf reference for walls `start .. start + count` (`1 ≤ count ≤ LEAF`).
+#[inline(always)]
+fn leaf_ref(start: usize, count: usize) -> u32 {
+    LEAF_BIT | ((start as u32) << 4) | (count as u32 - 1)
+}
+
+/// The walls of a leaf reference, or `None` for an inner node's.
+#[inline(always)]
+pub(crate) fn as_leaf(child: u32) -> Option<core::ops::Range<usize>> {
+    (child & LEAF_BIT != 0 && child != EMPTY).then(|| {
+        let start = ((child & !LEAF_BIT) >> 4) as usize;
+        start..start + (child & 15) as usize + 1
+    })
+}
+
+/// Four children's boxes (structure of arrays, for one vector compare per bound) and
+/// references. An empty slot has the empty box `lo = +∞`, `hi = −∞`.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
+pub(crate) struct Node<F> {
+    pub lo_x: [F; WIDTH],
+    pub lo_y: [F; WIDTH],
+    pub hi_x: [F; WIDTH],
+    pub hi_y: [F; WIDTH],
+    pub child: [u32; WIDTH],
+}
+
+/// A box `[lo_x, hi_x] × [lo_y, hi_y]`; the empty box is `+∞ … −∞`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bounds<F> {
+    pub lo_x: F,
+    pub lo_y: F,
+    pub hi_x: F,
+    pub hi_y: F,
+}
+
+impl<F: Real> Bounds<F> {
+    fn empty() -> Self {
+        Bounds {
+            lo_x: F::INFINITY,
+            lo_y: F::INFINITY,
+            hi_x: -F::INFINITY,
+            hi_y: -F::INFINITY,
+        }
+    }
+
+    fn of_rows(rows: &[Row<F>]) -> Self {
+        let mut b = Self::empty();
+        for r in rows {
+            b.add(r.sx, r.sy);
+            b.add(r.x1, r.y1);
+        }
+        b
+    }
+
+    #[inline(always)]
+    fn add(&mut self, x: F, y: F) {
+        let min = |a: F, b: F| if b < a { b } else { a };
+        let max = |a: F, b: F| if b > a { b } else { a };
+        self.lo_x = min(self.lo_x, x);
+        self.lo_y = min(self.lo_y, y);
+        self.hi_x = max(self.hi_x, x);
+        self.hi_y = max(self.hi_y, y);
+    }
+
+    fn union(&mut self, o: &Self) {
+        self.add(o.lo_x, o.lo_y);
+        self.add(o.hi_x, o.hi_y);
+    }
+}
+
+impl<F: Real> Node<F> {
+    fn empty() -> Self {
+        let e = Bounds::<F>::empty();
+        Node {
+            lo_x: [e.lo_x; WIDTH],
+            lo_y: [e.lo_y; WIDTH],
+            hi_x: [e.hi_x; WIDTH],
+            hi_y: [e.hi_y; WIDTH],
+            child: [EMPTY; WIDTH],
+        }
+    }
+
+    fn set(&mut self, k: usize, b: &Bounds<F>) {
+        self.lo_x[k] = b.lo_x;
+        self.lo_y[k] = b.lo_y;
+        self.hi_x[k] = b.hi_x;
+        self.hi_y[k] = b.hi_y;
+    }
+
+    fn bounds(&self) -> Bounds<F> {
+        let mut b = Bounds::empty();
+        for k in 0..WIDTH {
+            if self.child[k] != EMPTY {
+                b.add(self.lo_x[k], self.lo_y[k]);
+                b.add(self.hi_x[k], self.hi_y[k]);
+            }
+        }
+        b
+    }
+}
+
+/// The tree: `rows` in leaf order, `nodes` parents first, `root` a child reference ([`EMPTY`]
+/// for no walls, a leaf reference for a few).
+#[derive(Clone, Debug)]
+pub(crate) struct Bvh<F> {
+    pub rows: Vec<Row<F>>,
+    pub nodes: Vec<Node<F>>,
+    pub root: u32,
+}
+
+/// A Morton code of 16 + 16 bits: `x`'s bits in the even places.
+fn morton(x: u32, y: u32) -> u32 {
+    fn spread(mut v: u32) -> u32 {
+        v &= 0xFFFF;
+        v = (v | (v << 8)) & 0x00FF_00FF;
+        v = (v | (v << 4)) & 0x0F0F_0F0F;
+        v = (v | (v << 2)) & 0x3333_3333;
+        v = (v | (v << 1)) & 0x5555_5555;
+        v
+    }
+    spread(x) | (spread(y) << 1)
+}
+
+/// Sorts `(code, index)` pairs by code (stable), in three passes of 11 bits.
+fn radix_sort(keys: &mut Vec<(u32, u32)>) {
+    let mut tmp = vec![(0u32, 0u32); keys.len()];
+    for pass in 0..3 {
+        let shift = pass * 11;
+        let mut count = vec![0usize; 1 << 11];
+        for &(c, _) in keys.iter() {
+            count[((c >> shift) & 0x7FF) as usize] += 1;
+        }
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            let n = *c;
+            *c = sum;
+            sum += n;
+        }
+        for &k in keys.iter() {
+            let b = ((k.0 >> shift) & 0x7FF) as usize;
+            tmp[count[b]] = k;
+            count[b] += 1;
+        }
+        core::mem::swap(keys, &mut tmp);
+    }
+}
+
+impl<F: Real> Bvh<F> {
+    /// The tree over `rows` (finite walls; their order is the tree's choice).
+    pub(crate) fn build(rows: Vec<Row<F>>) -> Self {
+        let n = rows.len();
+        if n == 0 {
+            return Bvh {
+                rows,
+                nodes: Vec::new(),
+                root: EMPTY,
+            };
+        }
+        let mid = |r: &Row<F>| {
+            (
+                (r.sx.to_f64() + r.x1.to_f64()) * 0.5,
+                (r.sy.to_f64() + r.y1.to_f64()) * 0.5,
+            )
+        };
+        let (mut lx, mut ly, mut hx, mut hy) = (f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY);
+        for r in &rows {
+            let (x, y) = mid(r);
+            lx = lx.min(x);
+            ly = ly.min(y);
+            hx = hx.max(x);
+            hy = hy.max(y);
+        }
+        let scale = |lo: f64, hi: f64| if hi > lo { 65535.0 / (hi - lo) } else { 0.0 };
+        let (sx, sy) = (scale(lx, hx), scale(ly, hy));
+        let mut keys: Vec<(u32, u32)> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (x, y) = mid(r);
+                let qx = ((x - lx) * sx).clamp(0.0, 65535.0) as u32;
+                let qy = ((y - ly) * sy).clamp(0.0, 65535.0) as u32;
+                (morton(qx, qy), i as u32)
+            })
+            .collect();
+        radix_sort(&mut keys);
+        let sorted: Vec<Row<F>> = keys.iter().map(|&(_, i)| rows[i as usize]).collect();
+        let codes: Vec<u32> = keys.iter().map(|&(c, _)| c).collect();
+        drop(keys);
+        let mut b = Builder {
+            codes: &codes,
+            rows: &sorted,
+            nodes: Vec::with_capacity(n / 3 + 1),
+        };
+        let (root, _) = b.subtree(0, n);
+        let mut nodes = b.nodes;
+        nodes.shrink_to_fit();
+        Bvh {
+            rows: sorted,
+            nodes,
+            root,
+        }
+    }
+
+    /// Recomputes every box from `rows` (changed in place, same order), keeping the topology.
+    pub(crate) fn refit(&mut self) {
+        for i in (0..self.nodes.len()).rev() {
+            for k in 0..WIDTH {
+                let c = self.nodes[i].child[k];
+                let b = if c == EMPTY {
+                    continue;
+                } else if let Some(r) = as_leaf(c) {
+                    Bounds::of_rows(&self.rows[r])
+                } else {
+                    self.nodes[c as usize].bounds()
+                };
+                self.nodes[i].set(k, &b);
+            }
+        }
+    }
+}
+
+/// The top-down build over sorted codes.
+struct Builder<'a, F> {
+    codes: &'a [u32],
+    rows: &'a [Row<F>],
+    nodes: Vec<Node<F>>,
+}
+
+impl<F: Real> Builder<'_, F> {
+    /// Where range `lo..hi` (more than one wall) splits: at the highest bit in which its first
+    /// and last codes differ, or in the middle when they are equal.
+    fn split(&self, lo: usize, hi: usize) -> usize {
+        let (a, b) = (self.codes[lo], self.codes[hi - 1]);
+        if a == b {
+            return (lo + hi) / 2;
+        }
+        let bit = 31 - (a ^ b).leading_zeros();
+        lo + self.codes[lo..hi].partition_point(|&c| (c >> bit) & 1 == 0)
+    }
+
+    /// The subtree over walls `lo..hi`: its reference and box.
+    fn subtree(&mut self, lo: usize, hi: usize) -> (u32, Bounds<F>) {
+        if hi - lo <= LEAF {
+            return (leaf_ref(lo, hi - lo), Bounds::of_rows(&self.rows[lo..hi]));
+        }
+        let mut parts = [(0usize, 0usize); WIDTH];
+        parts[0] = (lo, hi);
+        let mut count = 1;
+        while count < WIDTH {
+            // Split the largest part that is not a leaf yet.
+            let Some(k) = (0..count)
+                .filter(|&k| parts[k].1 - parts[k].0 > LEAF)
+                .max_by_key(|&k| parts[k].1 - parts[k].0)
+            else {
+                break;
+            };
+            let (a, b) = parts[k];
+            let m = self.split(a, b);
+            parts[k] = (a, m);
+            parts[count] = (m, b);
+            count += 1;
+        }
+        parts[..count].sort_unstable();
+        let me = self.nodes.len();
+        self.nodes.push(Node::empty());
+        let mut node = Node::empty();
+        let mut all = Bounds::empty();
+        for (k, &(a, b)) in parts[..count].iter().enumerate() {
+            let (c, bounds) = self.subtree(a, b);
+            node.child[k] = c;
+            node.set(k, &bounds);
+            all.union(&bounds);
+        }
+        self.nodes[me] = node;
+        (me as u32, all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn radix_sort_orders_codes_stably() {
+        let mut keys: Vec<(u32, u32)> = (0..5000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 3, i))
+            .collect();
+        let mut want = keys.clone();
+        want.sort_by_key(|k| k.0);
+        radix_sort(&mut keys);
+        assert_eq!(keys, want);
+    }
+
+    #[test]
+    fn leaf_references_round_trip() {
+        for (start, count) in [(0, 1), (5, 4), ((1 << 27) - 4, 4)] {
+            assert_eq!(as_leaf(leaf_ref(start, count)), Some(start..start + count));
+        }
+        assert_eq!(as_leaf(EMPTY), None);
+        assert_eq!(as_leaf(7), None);
+    }
+}

@@ -1,0 +1,824 @@
+//! Scenes: walls built once into an index, then any number of ray batches against them, at a
+//! cost that grows as `log M` rather than `M` (SPEC §2, "Scenes", "Any hit", "Line of sight").
+//!
+//! ```
+//! use slabclip::cast::{Scene, SegmentsCastOutput};
+//! use slabclip::{RaysRef, SegmentsRef};
+//!
+//! // Two walls: x = 2 for y ∈ [-1, 1], and y = 3 for x ∈ [0, 4].
+//! let (x0, y0, x1, y1) = ([2.0f32, 0.0], [-1.0f32, 3.0], [2.0f32, 4.0], [1.0f32, 3.0]);
+//! let scene = Scene::new(&SegmentsRef::new(&x0, &y0, &x1, &y1)?)?;
+//!
+//! let (ox, oy, dx, dy) = ([0.0f32, 1.0], [0.0f32, 0.0], [1.0f32, 0.0], [0.0f32, 1.0]);
+//! let (mut t, mut index) = (vec![0.0f32; 2], vec![0u32; 2]);
+//! let out = SegmentsCastOutput { t: Some(&mut t), index: Some(&mut index), ..Default::default() };
+//! scene.cast(&RaysRef::new(&ox, &oy, &dx, &dy)?, f32::INFINITY, out)?;
+//! assert_eq!((t, index), (vec![2.0, 3.0], vec![0, 1]));
+//! # Ok::<(), slabclip::Error>(())
+//! ```
+//!
+//! ## The contract
+//!
+//! * **Closest hit** ([`Scene::cast`], [`Scene::cast_one`]): bit for bit what
+//!   [`cast_segments`](super::cast_segments) gives on the same walls — `t`, `s`, index, normal,
+//!   ties to the lowest index, walls with a non-finite coordinate never hit, a `t` that
+//!   overflows a miss, `t ≤ t_max` — whatever the tree's shape, the thread count and the order
+//!   of the rays. Every candidate the index yields goes through the very function
+//!   `cast_segments` runs (`ray_segments::candidate`), and the reduction keeps the smallest `t`
+//!   and, among equal `t` (`-0.0 == 0.0`), the lowest index, in whatever order they come.
+//! * **Any hit** ([`Scene::any_hit`]): true iff the closest hit would report one; it stops at
+//!   the first.
+//! * **Line of sight** ([`Scene::line_of_sight`]): per pair `A → B` (a segment of the input),
+//!   [`SIGHT_BLOCKED`] iff some wall meets the closed segment, decided with exact orientation
+//!   predicates on the input coordinates (`sight.rs`); [`SightEnds`] excludes contacts at
+//!   exactly `A` and/or `B` (a wall that overlaps the segment beyond an excluded end still
+//!   blocks). Walls with a non-finite coordinate never block; `A == B` or a non-finite end is
+//!   [`SIGHT_INVALID`]; else [`SIGHT_VISIBLE`].
+//! * **Lidar** ([`Scene::lidar`]): poses × beam angles, the rays of [`lidar_rays`] cast as
+//!   above (`lidar.rs` gives the exact formula of a beam's direction).
+//! * Bad input is an `Err` before any work: outputs of the wrong length, `t_max` NaN or
+//!   negative, more walls than the float type indexes exactly. An empty scene is fine (misses).
+//!
+//! ## The index
+//!
+//! A 4-wide bounding volume hierarchy (`bvh.rs`): Morton order, split at the highest differing
+//! bit, leaves of at most 4 walls, exact boxes. A ray walks it with one slab test per node for
+//! its four children, nearest child first, and tests the walls of the leaves it reaches; the
+//! walk stops at nodes that begin beyond the closest hit so far. [`Scene::refit`] keeps the
+//! topology and recomputes the boxes (walls that moved a little); a rebuild is one call to
+//! [`Scene::new`].
+//!
+//! Why a BVH (measured with `benches/scene.rs` on this machine's AMD EPYC, see the bench's
+//! docs): TODO.
+//!
+//! ## Why the tree misses no hit
+//!
+//! The per-pair test is floating-point arithmetic: it can report a hit a little away from
+//! where the exact wall is, and a box test on the exact boxes could then drop a hit that the
+//! brute force reports. The walk is made conservative by a proof, not an epsilon guess. With
+//! `u` the unit roundoff of `F`, `W = S − O` and `E = P1 − P0` as the test rounds them,
+//! `R` a bound on `|W|` (the distance from `O` to the far corner of the scene's box), `ℓ` on
+//! `|E|`, and every coordinate zero or between `2^-40` and `2^40` in magnitude (`2^∓400` for
+//! `f64`, so that no product overflows or underflows), a hit reported at `t` with `s ∈ [0, 1]`
+//! has a point `X` of the wall and a `τ` with:
+//!
+//! * `|X − (O + τ·D)| ≤ 16u(R + ℓ)` (the wall's point is within a few roundings of the ray's
+//!   line: the numerator of `s` and the denominator are each off by at most `2u` times the
+//!   sum of the magnitudes of their products);
+//! * `|τ − t|·|D| ≤ |G|` with `G = t·D − W − s·E`, and from `G × E` and `G × D` (each a few
+//!   roundings) `|G| ≤ 2γ₂(3R + 2ℓ)/sin θ` and `|G| ≤ 6γ₂(t|D| + ℓ)/sin θ`, `θ` the angle
+//!   between `D` and `E`, `γ₂ ≈ 2u`. A collinear hit (`den = sn = 0`) is within `13u(R + ℓ)`
+//!   of the wall at its own `t`.
+//!
+//! So the walk tests boxes widened by `p = 80u(R + ℓ)` against the ray's part
+//! `[−e, T + e]` (`T` the closest hit so far, `e` the `|G|` bound over `|D|` with `sin θ ≥ w`,
+//! `w = 2^-10` for `f32`, `2^-20` for `f64`), the slab test's own roundings inside the
+//! margin. Walls within `w` of the ray's direction — whose hits the arithmetic can put
+//! anywhere along the line — come from a second index by direction and offset (`near.rs`):
+//! every wall whose direction is within `w` of the ray's and which comes within `β` of its
+//! line. Walls outside the coordinate range above go to a short list tested for every ray,
+//! and a ray outside it is tested against every wall. Each of these only adds candidates, so
+//! the answer is the brute force's.
+
+mod bvh;
+mod lidar;
+mod near;
+mod sight;
+
+pub use lidar::{lidar_rays, PosesRef};
+pub use sight::SightEnds;
+
+use rayon::prelude::*;
+
+use super::ray_segments::{candidate, check_count_n, Best, Entry, Row};
+use super::{check_len, check_t_max, Ray, RayLanes, RaysRef, SegmentHit, SegmentsCastOutput, SplitOutput};
+use crate::buffers::SegmentSource;
+use crate::error::Error;
+use crate::real::Real;
+use bvh::{as_leaf, Bvh, Node, EMPTY, STACK, WIDTH};
+use near::Near;
+
+/// [`Scene::line_of_sight`]: no wall meets the segment (but at excluded ends).
+pub const SIGHT_VISIBLE: u8 = 0;
+/// [`Scene::line_of_sight`]: some wall meets the segment.
+pub const SIGHT_BLOCKED: u8 = 1;
+/// [`Scene::line_of_sight`]: `A == B` or a non-finite end.
+pub const SIGHT_INVALID: u8 = 255;
+
+/// Where a wall went when the scene was built.
+const DROPPED: u8 = 0;
+const TREE: u8 = 1;
+const ALWAYS: u8 = 2;
+
+/// Rays per rayon task.
+const CHUNK: usize = 1024;
+/// From this many rays a batch is split across threads (a ray costs hundreds of nanoseconds:
+/// two chunks already pay for the hand-over).
+const PARALLEL_MIN: usize = 2 * CHUNK;
+
+/// What the proof in the module docs needs of one precision.
+#[derive(Clone, Copy, Debug)]
+struct Prec {
+    /// The unit roundoff.
+    u: f64,
+    /// Walls within this sine of the ray's direction come from the near index.
+    w: f64,
+    /// Coordinates zero or in `[lo, hi]` in magnitude take the tree.
+    lo: f64,
+    hi: f64,
+    /// An absolute floor of the margins (underflowing quotients).
+    floor: f64,
+}
+
+impl Prec {
+    fn of<F: Real>() -> Self {
+        if core::mem::size_of::<F>() == 4 {
+            Prec {
+                u: 2f64.powi(-24),
+                w: 2f64.powi(-13),
+                lo: 2f64.powi(-40),
+                hi: 2f64.powi(40),
+                floor: 2f64.powi(-100),
+            }
+        } else {
+            Prec {
+                u: 2f64.powi(-53),
+                w: 2f64.powi(-24),
+                lo: 2f64.powi(-400),
+                hi: 2f64.powi(400),
+                floor: 2f64.powi(-600),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn safe(&self, x: f64) -> bool {
+        let a = x.abs();
+        a == 0.0 || (self.lo <= a && a <= self.hi)
+    }
+}
+
+/// The scene's extent: the box of the tree's walls, the largest `|ex| + |ey|`, the largest
+/// coordinate magnitude.
+#[derive(Clone, Copy, Debug)]
+struct Extent {
+    bx: [f64; 4],
+    ell: f64,
+    cmax: f64,
+}
+
+impl Extent {
+    fn of<F: Real>(rows: &[Row<F>]) -> Self {
+        let mut e = Extent {
+            bx: [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY],
+            ell: 0.0,
+            cmax: 0.0,
+        };
+        for r in rows {
+            for (x, y) in [(r.sx, r.sy), (r.x1, r.y1)] {
+                let (x, y) = (x.to_f64(), y.to_f64());
+                e.bx = [e.bx[0].min(x), e.bx[1].min(y), e.bx[2].max(x), e.bx[3].max(y)];
+                e.cmax = e.cmax.max(x.abs()).max(y.abs());
+            }
+            e.ell = e.ell.max(r.ex.to_f64().abs() + r.ey.to_f64().abs());
+        }
+        e
+    }
+}
+
+/// Walls built into an index for ray casts, any-hit queries, line of sight and lidar scans
+/// (module docs). `F` is `f32` or `f64`, the walls' and the rays' precision.
+#[derive(Clone, Debug)]
+pub struct Scene<F> {
+    /// The walls given, counted.
+    count: usize,
+    /// Where each wall went ([`DROPPED`], [`TREE`], [`ALWAYS`]).
+    class: Vec<u8>,
+    bvh: Bvh<F>,
+    near: Near<F>,
+    /// Finite walls outside the tree's coordinate range: tested for every ray.
+    always: Vec<Row<F>>,
+    extent: Extent,
+    prec: Prec,
+}
+
+impl<F: Real> Scene<F> {
+    /// Builds the index over `walls` (columns, an owned batch, or rows), wall `i` reported as
+    /// index `i`.
+    ///
+    /// Errors: more walls than `F` indexes exactly (`2^24` for `f32`) or than the tree holds
+    /// (`2^27`).
+    pub fn new<S: SegmentSource<F> + ?Sized>(walls: &S) -> Result<Self, Error> {
+        let count = walls.len();
+        check_count_n::<F>(count)?;
+        if count > bvh::MAX_WALLS {
+            return Err(Error::InvalidArgument(format!(
+                "{count} walls is more than a scene holds ({})",
+                bvh::MAX_WALLS
+            )));
+        }
+        let prec = Prec::of::<F>();
+        let mut class = vec![DROPPED; count];
+        let (mut tree, mut always) = (Vec::with_capacity(count), Vec::new());
+        for (i, c) in class.iter_mut().enumerate() {
+            let Some(row) = row_of(walls, i) else { continue };
+            if [row.sx, row.sy, row.x1, row.y1].iter().all(|v| prec.safe(v.to_f64())) {
+                *c = TREE;
+                tree.push(row);
+            } else {
+                *c = ALWAYS;
+                always.push(row);
+            }
+        }
+        let bvh = Bvh::build(tree);
+        let near = Near::build(&bvh.rows);
+        let extent = Extent::of(&bvh.rows);
+        Ok(Scene {
+            count,
+            class,
+            bvh,
+            near,
+            always,
+            extent,
+            prec,
+        })
+    }
+
+    /// The walls moved: `walls` (as many as at the build, wall `i` the same wall) replace them,
+    /// the tree keeping its topology and recomputing its boxes, the direction index rebuilt.
+    /// The answers are those of a scene built anew from `walls`; only the speed may differ
+    /// (boxes of walls that moved far apart overlap more). Where a wall changes between finite
+    /// and not, or in or out of the tree's coordinate range, the scene is rebuilt instead.
+    ///
+    /// Errors: a different wall count (the scene is left as it was).
+    pub fn refit<S: SegmentSource<F> + ?Sized>(&mut self, walls: &S) -> Result<(), Error> {
+        check_len("walls", self.count, walls.len())?;
+        let prec = self.prec;
+        let same = (0..self.count).all(|i| {
+            let c = match row_of(walls, i) {
+                None => DROPPED,
+                Some(r) if [r.sx, r.sy, r.x1, r.y1].iter().all(|v| prec.safe(v.to_f64())) => TREE,
+                Some(_) => ALWAYS,
+            };
+            c == self.class[i]
+        });
+        if !same {
+            *self = Scene::new(walls)?;
+            return Ok(());
+        }
+        for row in self.bvh.rows.iter_mut().chain(self.always.iter_mut()) {
+            let i = row.j.to_f64() as usize;
+            *row = row_of(walls, i).expect("the class check found it finite");
+        }
+        self.bvh.refit();
+        self.near = Near::build(&self.bvh.rows);
+        self.extent = Extent::of(&self.bvh.rows);
+        Ok(())
+    }
+
+    /// How many walls were given (finite or not).
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no walls were given.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The bytes the index holds (walls, tree, direction index, bookkeeping).
+    pub fn index_bytes(&self) -> usize {
+        let row = core::mem::size_of::<Row<F>>();
+        self.class.capacity()
+            + (self.bvh.rows.capacity() + self.always.capacity()) * row
+            + self.bvh.nodes.capacity() * core::mem::size_of::<Node<F>>()
+            + self.near.bytes()
+    }
+
+    /// The closest hit of one ray (the same answer as [`Scene::cast`] and
+    /// [`cast_segments_one`](super::cast_segments_one)).
+    ///
+    /// Errors: `t_max` NaN or negative.
+    pub fn cast_one(&self, ray: &Ray<F>, t_max: F) -> Result<SegmentHit<F>, Error> {
+        check_t_max(t_max)?;
+        Ok(self.closest(ray, t_max))
+    }
+
+    /// The closest hit of every ray, into the buffers of `out` that are given; rayon across
+    /// chunks of rays. The same bits as [`cast_segments`](super::cast_segments) on the walls.
+    ///
+    /// Errors before any work: `t_max` NaN or negative, an output of the wrong length.
+    pub fn cast(
+        &self,
+        rays: &RaysRef<'_, F>,
+        t_max: F,
+        out: SegmentsCastOutput<'_, F>,
+    ) -> Result<(), Error> {
+        check_t_max(t_max)?;
+        out.check(rays.len())?;
+        chunks(rays.len(), out, |start, end, mut o| {
+            for i in start..end {
+                let h = self.closest(&rays.ray(i), t_max);
+                put_hit(&mut o, i - start, &h);
+            }
+        });
+        Ok(())
+    }
+
+    /// Per ray, whether [`Scene::cast`] would report a hit, found without looking for the
+    /// closest.
+    ///
+    /// Errors before any work: `t_max` NaN or negative, `out` not as long as `rays`.
+    pub fn any_hit(&self, rays: &RaysRef<'_, F>, t_max: F, out: &mut [bool]) -> Result<(), Error> {
+        check_t_max(t_max)?;
+        check_len("out", rays.len(), out.len())?;
+        chunks(rays.len(), Flags(out), |start, end, o| {
+            for i in start..end {
+                o.0[i - start] = self.any(&rays.ray(i), t_max);
+            }
+        });
+        Ok(())
+    }
+
+    /// Line of sight for each pair `A → B` of `pairs` (`A = (x0, y0)`, `B = (x1, y1)`):
+    /// [`SIGHT_VISIBLE`], [`SIGHT_BLOCKED`] or [`SIGHT_INVALID`] per pair (module docs).
+    ///
+    /// Errors before any work: `out` not as long as `pairs`.
+    pub fn line_of_sight<S: SegmentSource<F> + ?Sized>(
+        &self,
+        pairs: &S,
+        ends: SightEnds,
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        check_len("out", pairs.len(), out.len())?;
+        chunks(pairs.len(), Flags(out), |start, end, o| {
+            for i in start..end {
+                let s = pairs.segment(i);
+                o.0[i - start] = self.sight((s.x0, s.y0), (s.x1, s.y1), ends);
+            }
+        });
+        Ok(())
+    }
+
+    /// A lidar scan: the closest hit of beam `k` of pose `p` (see [`lidar_rays`] for its
+    /// direction) as ray `p·K + k` of `out`, every beam limited to `max_range` (`t` is the
+    /// range: the directions are unit vectors within a few ulps). The same bits as
+    /// [`Scene::cast`] on [`lidar_rays`]`(poses, angles)` with `t_max = max_range`.
+    ///
+    /// Errors before any work: `max_range` NaN or negative, outputs not `P·K` long.
+    pub fn lidar(
+        &self,
+        poses: &PosesRef<'_, F>,
+        angles: &[F],
+        max_range: F,
+        out: SegmentsCastOutput<'_, F>,
+    ) -> Result<(), Error> {
+        check_t_max(max_range)?;
+        let k = angles.len();
+        out.check(lidar::ray_count(poses.len(), k)?)?;
+        if k == 0 {
+            return Ok(());
+        }
+        let table = lidar::beam_table(angles);
+        let per = CHUNK.div_ceil(k).max(1);
+        let work = |start: usize, end: usize, mut o: SegmentsCastOutput<'_, F>| {
+            let part = poses.slice(start, end);
+            for p in 0..part.len() {
+                let (sh, ch) = part.heading[p].to_f64().sin_cos();
+                for (b, &a) in table.iter().enumerate() {
+                    let (dx, dy) = lidar::rotate((ch, sh), a);
+                    let h = self.closest(&Ray::new(part.x[p], part.y[p], dx, dy), max_range);
+                    put_hit(&mut o, p * k + b, &h);
+                }
+            }
+        };
+        let n = poses.len();
+        if n * k < PARALLEL_MIN || crate::threads::available() < 2 {
+            work(0, n, out);
+            return Ok(());
+        }
+        let mut parts = Vec::with_capacity(n.div_ceil(per));
+        let mut rest = out;
+        for start in (0..n).step_by(per) {
+            let end = (start + per).min(n);
+            let (head, tail) = rest.split_at((end - start) * k);
+            parts.push((start, end, head));
+            rest = tail;
+        }
+        parts.into_par_iter().for_each(|(s, e, o)| work(s, e, o));
+        Ok(())
+    }
+
+    /// The closest hit of one ray.
+    fn closest(&self, ray: &Ray<F>, t_max: F) -> SegmentHit<F> {
+        let lanes = RayLanes::from(*ray);
+        if !lanes.valid() {
+            return SegmentHit::MISS;
+        }
+        let mut s = Search::new(self, lanes, t_max, false);
+        s.run();
+        match s.winner {
+            None => SegmentHit::MISS,
+            Some(row) => {
+                let e = Entry::of(row);
+                (s.best.nx, s.best.ny) = (e.nx, e.ny);
+                s.best.answer(&lanes)
+            }
+        }
+    }
+
+    /// Whether one ray hits a wall.
+    fn any(&self, ray: &Ray<F>, t_max: F) -> bool {
+        let lanes = RayLanes::from(*ray);
+        if !lanes.valid() {
+            return false;
+        }
+        let mut s = Search::new(self, lanes, t_max, true);
+        s.run();
+        s.winner.is_some()
+    }
+
+    /// Line of sight of one pair.
+    fn sight(&self, (ax, ay): (F, F), (bx, by): (F, F), ends: SightEnds) -> u8 {
+        let a = (ax.to_f64(), ay.to_f64());
+        let b = (bx.to_f64(), by.to_f64());
+        if ![a.0, a.1, b.0, b.1].iter().all(|v| v.is_finite()) || a == b {
+            return SIGHT_INVALID;
+        }
+        let blocks = |r: &Row<F>| {
+            let c = (r.sx.to_f64(), r.sy.to_f64());
+            let d = (r.x1.to_f64(), r.y1.to_f64());
+            sight::blocks(a, b, c, d, ends)
+        };
+        let blocked = |rows: &[Row<F>]| rows.iter().any(blocks);
+        if blocked(&self.always) {
+            return SIGHT_BLOCKED;
+        }
+        let p = &self.prec;
+        let (dx, dy) = (bx - ax, by - ay);
+        let tame = [ax, ay, bx, by, dx, dy].iter().all(|v| p.safe(v.to_f64()));
+        if !tame {
+            return if blocked(&self.bvh.rows) { SIGHT_BLOCKED } else { SIGHT_VISIBLE };
+        }
+        // A contact point A + τ(B − A), τ ∈ [0, 1], is within u|B − A| of the walk's ray
+        // (A, D = B − A rounded); the pad covers that and the slab test's roundings.
+        let len = dx.to_f64().abs() + dy.to_f64().abs();
+        let pad = (20.0 * p.u * len + p.floor) * (1.0 + 8.0 * p.u);
+        let mut slab = Slab::new((ax, ay), (dx, dy));
+        slab.pad_0 = F::from_f64(pad);
+        let mut found = false;
+        self.bvh.walk(&mut slab, false, |rows, _| {
+            found = blocked(rows);
+            found
+        });
+        if found {
+            SIGHT_BLOCKED
+        } else {
+            SIGHT_VISIBLE
+        }
+    }
+}
+
+/// Wall `i` of `walls` as the per-pair test reads it; `None` if a coordinate is not finite.
+fn row_of<F: Real, S: SegmentSource<F> + ?Sized>(walls: &S, i: usize) -> Option<Row<F>> {
+    let s = walls.segment(i);
+    Row::new(s.x0, s.y0, s.x1, s.y1, F::from_f64(i as f64))
+}
+
+/// Writes one ray's answer to slot `i` of the outputs asked for.
+#[inline(always)]
+fn put_hit<F: Real>(o: &mut SegmentsCastOutput<'_, F>, i: usize, h: &SegmentHit<F>) {
+    if let Some(t) = o.t.as_deref_mut() {
+        t[i] = h.t;
+    }
+    if let Some(s) = o.s.as_deref_mut() {
+        s[i] = h.s;
+    }
+    if let Some(k) = o.index.as_deref_mut() {
+        k[i] = h.index;
+    }
+    if let Some(nx) = o.nx.as_deref_mut() {
+        nx[i] = h.normal.0;
+    }
+    if let Some(ny) = o.ny.as_deref_mut() {
+        ny[i] = h.normal.1;
+    }
+}
+
+/// A flag per query, splittable for the chunks.
+struct Flags<'a, T>(&'a mut [T]);
+
+impl<T: Send> SplitOutput for Flags<'_, T> {
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (a, b) = self.0.split_at_mut(mid);
+        (Flags(a), Flags(b))
+    }
+}
+
+/// Runs `work(start, end, out)` over `0..n`: on the calling thread for small batches, else in
+/// rayon tasks of [`CHUNK`] queries, each with its own part of `out`. Every query's answer is
+/// its own, so the output does not depend on the split.
+fn chunks<O: SplitOutput>(n: usize, out: O, work: impl Fn(usize, usize, O) + Sync) {
+    if n < PARALLEL_MIN || crate::threads::available() < 2 {
+        return work(0, n, out);
+    }
+    let mut parts = Vec::with_capacity(n.div_ceil(CHUNK));
+    let mut rest = out;
+    for start in (0..n).step_by(CHUNK) {
+        let (head, tail) = rest.split_at(CHUNK.min(n - start));
+        parts.push((start, head));
+        rest = tail;
+    }
+    parts
+        .into_par_iter()
+        .for_each(|(start, o)| work(start, (start + CHUNK).min(n), o));
+}
+
+/// One ray's slab test against a node's four boxes, each widened by its own margin, over
+/// the ray's parameters `[−ext, T + ext]` (module docs, "Why the tree misses no hit"). With
+/// `r` the L1 distance from `O` to a box's far corner (a bound on `|W|` for its walls):
+/// `pad = pad_r·(r + ℓ) + pad_0` and `ext = min(ext_r·(3r + 2ℓ), ext_t)`. The bounds each
+/// axis crosses first are chosen by the sign of `D` (a zero component takes its slab as all or
+/// nothing through `±∞`).
+#[derive(Clone, Copy, Debug)]
+struct Slab<F> {
+    o: [F; 2],
+    inv: [F; 2],
+    neg: [bool; 2],
+    /// `−1` where the axis runs forward, `+1` where backward: the near bound's widening.
+    sign: [F; 2],
+    ell: F,
+    pad_r: F,
+    pad_0: F,
+    ext_r: F,
+    /// The extension's bound from the closest hit so far (`+∞` before one).
+    ext_t: F,
+    /// The closest hit so far (or `t_max`).
+    t: F,
+    /// `1 + 4u`: rounds a sum up past its rounding.
+    up: F,
+}
+
+impl<F: Real> Slab<F> {
+    fn new((ox, oy): (F, F), (dx, dy): (F, F)) -> Self {
+        let neg = |d: F| d.to_bits_u64() >> (8 * core::mem::size_of::<F>() - 1) != 0;
+        let neg = [neg(dx), neg(dy)];
+        let sign = |n: bool| if n { F::ONE } else { -F::ONE };
+        let u = Prec::of::<F>().u;
+        Slab {
+            o: [ox, oy],
+            inv: [F::ONE / dx, F::ONE / dy],
+            neg,
+            sign: [sign(neg[0]), sign(neg[1])],
+            ell: F::ZERO,
+            pad_r: F::ZERO,
+            pad_0: F::ZERO,
+            ext_r: F::ZERO,
+            ext_t: F::ZERO,
+            t: F::ONE,
+            up: F::from_f64(1.0 + 4.0 * u),
+        }
+    }
+
+    /// The largest far end any child can have: `(T + ext_t)·(1 + 4u)`.
+    #[inline(always)]
+    fn reach(&self) -> F {
+        (self.t + self.ext_t) * self.up
+    }
+
+    /// The entry parameter of each child whose widened box the ray's part meets, `+∞` for the
+    /// others (empty slots give NaN or `+∞`: the walk skips them by their reference).
+    #[inline(always)]
+    fn test(&self, n: &Node<F>) -> [F; WIDTH] {
+        let (near_x, far_x) = if self.neg[0] { (&n.hi_x, &n.lo_x) } else { (&n.lo_x, &n.hi_x) };
+        let (near_y, far_y) = if self.neg[1] { (&n.hi_y, &n.lo_y) } else { (&n.lo_y, &n.hi_y) };
+        let max = |a: F, b: F| if a > b { a } else { b };
+        let min = |a: F, b: F| if a < b { a } else { b };
+        let mut enter = [F::INFINITY; WIDTH];
+        for k in 0..WIDTH {
+            let (nx, fx) = (near_x[k] - self.o[0], far_x[k] - self.o[0]);
+            let (ny, fy) = (near_y[k] - self.o[1], far_y[k] - self.o[1]);
+            let r = max(nx.abs(), fx.abs()) + max(ny.abs(), fy.abs());
+            let pad = self.pad_r * (r + self.ell) + self.pad_0;
+            let ext = min(self.ext_r * (r + r + r + self.ell + self.ell), self.ext_t);
+            let tnx = (nx + self.sign[0] * pad) * self.inv[0];
+            let tfx = (fx - self.sign[0] * pad) * self.inv[0];
+            let tny = (ny + self.sign[1] * pad) * self.inv[1];
+            let tfy = (fy - self.sign[1] * pad) * self.inv[1];
+            let e = max(max(tnx, tny), -ext * self.up);
+            let x = min(min(tfx, tfy), (self.t + ext) * self.up);
+            enter[k] = if e <= x { e } else { F::INFINITY };
+        }
+        enter
+    }
+}
+
+impl<F: Real> Bvh<F> {
+    /// Walks the tree with `slab`, calling `leaf(rows, slab)` for the walls of every leaf whose
+    /// box passes (the leaf may narrow `slab.t_hi`); nearest child first when `ordered`. Stops
+    /// when `leaf` returns true.
+    #[inline(always)]
+    fn walk(
+        &self,
+        slab: &mut Slab<F>,
+        ordered: bool,
+        mut leaf: impl FnMut(&[Row<F>], &mut Slab<F>) -> bool,
+    ) {
+        if self.root == EMPTY {
+            return;
+        }
+        if let Some(r) = as_leaf(self.root) {
+            leaf(&self.rows[r], slab);
+            return;
+        }
+        let mut stack = [(0u32, F::ZERO); STACK];
+        stack[0] = (self.root, F::ZERO);
+        let mut sp = 1;
+        while sp > 0 {
+            sp -= 1;
+            let (id, enter) = stack[sp];
+            if enter > slab.reach() {
+                continue;
+            }
+            if let Some(r) = as_leaf(id) {
+                if leaf(&self.rows[r], slab) {
+                    return;
+                }
+                continue;
+            }
+            let node = &self.nodes[id as usize];
+            let t = slab.test(node);
+            // Push the passing children farthest first, so the nearest is popped first.
+            let mut order = [0usize; WIDTH];
+            let mut m = 0;
+            for k in 0..WIDTH {
+                if t[k] < F::INFINITY && node.child[k] != EMPTY {
+                    order[m] = k;
+                    m += 1;
+                }
+            }
+            if ordered {
+                for a in 1..m {
+                    let mut b = a;
+                    while b > 0 && t[order[b - 1]] < t[order[b]] {
+                        order.swap(b - 1, b);
+                        b -= 1;
+                    }
+                }
+            }
+            for &k in &order[..m] {
+                stack[sp] = (node.child[k], t[k]);
+                sp += 1;
+            }
+        }
+    }
+}
+
+/// One ray's search: the closest hit so far (or the first, for any hit) and the walk's slab.
+struct Search<'s, F: Real> {
+    scene: &'s Scene<F>,
+    ray: RayLanes<F>,
+    t_max: F,
+    /// `t`, index, `s`'s parts of the best hit; `t` starts just above `t_max`.
+    best: Best<F>,
+    winner: Option<Row<F>>,
+    any: bool,
+    slab: Slab<F>,
+    /// The ray's bounds (module docs): `|D| ≥ d_lo`, `|D| ≤ d_hi`, the coefficient of the
+    /// extension's bound from the closest hit, `ℓ`.
+    d_lo: f64,
+    d_hi: f64,
+    e_coef: f64,
+    ell: f64,
+}
+
+impl<'s, F: Real> Search<'s, F> {
+    fn new(scene: &'s Scene<F>, ray: RayLanes<F>, t_max: F, any: bool) -> Self {
+        let nan = F::NAN;
+        Search {
+            scene,
+            ray,
+            t_max,
+            best: Best {
+                t: t_max.next_up(),
+                j: nan,
+                sn: nan,
+                ad: nan,
+                nx: nan,
+                ny: nan,
+            },
+            winner: None,
+            any,
+            slab: Slab::new((ray.ox, ray.oy), (ray.dx, ray.dy)),
+            d_lo: 0.0,
+            d_hi: 0.0,
+            e_coef: 0.0,
+            ell: 0.0,
+        }
+    }
+
+    /// Offers one wall; true when the search is over (any hit found).
+    #[inline(always)]
+    fn offer(&mut self, row: &Row<F>) -> bool {
+        let c = candidate(&self.ray, self.t_max, &row.lanes::<F>());
+        let better = c.t < self.best.t || (c.t == self.best.t && row.j < self.best.j);
+        if !(c.hit && better) {
+            return false;
+        }
+        if self.any {
+            self.winner = Some(*row);
+            return true;
+        }
+        self.best.t = c.t;
+        self.best.j = row.j;
+        self.best.sn = c.sn;
+        self.best.ad = c.ad;
+        self.winner = Some(*row);
+        self.narrow();
+        false
+    }
+
+    /// Offers walls; true when the search is over.
+    #[inline(always)]
+    fn offer_all(&mut self, rows: &[Row<F>]) -> bool {
+        for r in rows {
+            if self.offer(r) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The walk's far end for the closest hit so far `T`: the extension's bound `e(T)`.
+    fn narrow(&mut self) {
+        let u = self.scene.prec.u;
+        let t = if self.winner.is_some() { self.best.t } else { self.t_max }.to_f64();
+        let e = if t.is_finite() {
+            self.e_coef * (t * self.d_hi * (1.0 + 4.0 * u) + self.ell) / self.d_lo + 4.0 * u * t
+        } else {
+            f64::INFINITY
+        };
+        self.slab.t = F::from_f64(t);
+        self.slab.ext_t = F::from_f64(e * (1.0 + 8.0 * u));
+    }
+
+    fn run(&mut self) {
+        let scene = self.scene;
+        if self.offer_all(&scene.always) {
+            return;
+        }
+        let p = scene.prec;
+        let r = &self.ray;
+        let tame = [r.ox, r.oy, r.dx, r.dy].iter().all(|v| p.safe(v.to_f64()));
+        if !tame {
+            self.offer_all(&scene.bvh.rows);
+            return;
+        }
+        let (ox, oy) = (r.ox.to_f64(), r.oy.to_f64());
+        let (dx, dy) = (r.dx.to_f64(), r.dy.to_f64());
+        let ext = &scene.extent;
+        let [xl, yl, xh, yh] = ext.bx;
+        if !(xl <= xh) {
+            return;
+        }
+        let ell = ext.ell;
+        let (u, w) = (p.u, p.w);
+        let m = 1.0 + 8.0 * u;
+        self.d_lo = dx.abs().max(dy.abs());
+        self.d_hi = dx.abs() + dy.abs();
+        self.ell = ell;
+        self.e_coef = 15.0 * u / w;
+        let mut slab = Slab::new((r.ox, r.oy), (r.dx, r.dy));
+        slab.ell = F::from_f64(ell * m);
+        slab.pad_r = F::from_f64(80.0 * u);
+        slab.pad_0 = F::from_f64(p.floor);
+        slab.ext_r = F::from_f64(5.0 * u / w / self.d_lo * m);
+        self.slab = slab;
+        self.narrow();
+
+        // |W| ≤ R for every wall: the L1 distance to the box's far corner.
+        let big = (ox - xl).abs().max((ox - xh).abs()) + (oy - yl).abs().max((oy - yh).abs());
+        // Walls within w of the ray's direction, anywhere near its line. β: the distance
+        // bound, plus the roundings of the keys (in F) and of the offsets (in f64).
+        let beta = 10.0 * u * (big + ell)
+            + 64.0 * (u + f64::EPSILON) * (ox.abs() + oy.abs() + 2.0 * ext.cmax + big)
+            + p.floor;
+        let wq = 1.02 * w + 1e-12;
+        let mut done = false;
+        scene.near.query((ox, oy), (dx, dy), ext.bx, beta, wq, |slot| {
+            if !done {
+                done = self.offer(&scene.bvh.rows[slot as usize]);
+            }
+        });
+        if done {
+            return;
+        }
+        let ordered = !self.any;
+        let mut slab = self.slab;
+        scene.bvh.walk(&mut slab, ordered, |rows, slab| {
+            let stop = self.offer_all(rows);
+            *slab = self.slab;
+            stop
+        });
+    }
+}

@@ -1,0 +1,210 @@
+//! The walls nearly parallel to a ray, wherever they lie along its line.
+//!
+//! The tree finds a wall through a box around the ray's part `[0, t]`, widened by a bound on
+//! how far the per-pair arithmetic can move a hit (`mod.rs`, "Why the tree misses no hit").
+//! That bound grows as `1/sin θ` (θ the angle between the ray and the wall): for a wall within
+//! `w` of the ray's direction the arithmetic can report a hit anywhere along the line, behind
+//! the origin too. What it cannot do is report a wall farther than `β` (a few rounding errors
+//! of the coordinates) from the ray's infinite line. So those walls come from here:
+//!
+//! ```text
+//! build:  each wall of nonzero length by the pseudo-angle ψ ∈ [0, 2) of its direction taken
+//!         modulo π (ψ = 1 − x / (|x| + y) with y ≥ 0: monotone in the angle, |Δψ| ≤ |Δθ|)
+//!         into one of NB buckets; in bucket b, with n_b the normal of the bucket's middle
+//!         direction, the walls sorted by their offset n_b · P0, and ext_b the largest
+//!         |n_b · (P1 − P0)| of the bucket
+//! query:  the ray's line clipped to the scene's box widened by β; for each bucket within
+//!         w of the ray's ψ, the offsets n_b · X of that piece of line widened by β + ext_b:
+//!         the walls whose key lies in it (a binary search, then a scan)
+//! ```
+//!
+//! Offsets are computed in `f64` and keys kept in the walls' precision; the caller's `β`
+//! covers those roundings too.
+
+use super::super::ray_segments::Row;
+use crate::real::Real;
+
+/// The pseudo-angle of the direction `(x, y)` modulo π, in `[0, 2]` (`2` only where rounding
+/// meets the wrap-around, the same direction as `0`); NaN for `(0, 0)`.
+#[inline(always)]
+pub(crate) fn pseudo_angle(x: f64, y: f64) -> f64 {
+    let (x, y) = if y < 0.0 || (y == 0.0 && x < 0.0) {
+        (-x, -y)
+    } else {
+        (x, y)
+    };
+    1.0 - x / (x.abs() + y)
+}
+
+/// The walls of nonzero length in buckets by direction, each bucket sorted by offset.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Near<F> {
+    /// Bucket count, a power of two.
+    nb: usize,
+    /// Bucket `b` holds entries `start[b] .. start[b + 1]`.
+    start: Vec<u32>,
+    /// `n_b · P0` of each entry, ascending within a bucket.
+    key: Vec<F>,
+    /// The wall (its place in the tree's rows) of each entry.
+    slot: Vec<u32>,
+    /// The largest `|n_b · (P1 − P0)|` of each bucket.
+    ext: Vec<f64>,
+}
+
+impl<F: Real> Near<F> {
+    /// The unit normal of bucket `b`'s middle direction.
+    #[inline(always)]
+    fn normal(&self, b: usize) -> (f64, f64) {
+        let psi = (b as f64 + 0.5) * 2.0 / self.nb as f64;
+        let (x, y) = (1.0 - psi, 1.0 - (1.0 - psi).abs());
+        let len = x.hypot(y);
+        (-y / len, x / len)
+    }
+
+    #[inline(always)]
+    fn bucket(&self, psi: f64) -> usize {
+        ((psi * (self.nb / 2) as f64) as usize).min(self.nb - 1)
+    }
+
+    /// The index over `rows` (the tree's order).
+    pub(crate) fn build(rows: &[Row<F>]) -> Self {
+        let nb = rows.len().next_power_of_two().clamp(16, 4096);
+        let mut near = Near {
+            nb,
+            start: vec![0; nb + 1],
+            key: Vec::new(),
+            slot: Vec::new(),
+            ext: vec![0.0; nb],
+        };
+        let buckets: Vec<u32> = rows
+            .iter()
+            .map(|r| {
+                if r.ex == F::ZERO && r.ey == F::ZERO {
+                    u32::MAX
+                } else {
+                    near.bucket(pseudo_angle(r.ex.to_f64(), r.ey.to_f64())) as u32
+                }
+            })
+            .collect();
+        for &b in &buckets {
+            if b != u32::MAX {
+                near.start[b as usize + 1] += 1;
+            }
+        }
+        for b in 0..nb {
+            near.start[b + 1] += near.start[b];
+        }
+        let total = near.start[nb] as usize;
+        let mut entries = vec![(F::ZERO, 0u32); total];
+        let mut fill = near.start.clone();
+        for (slot, (&b, r)) in buckets.iter().zip(rows).enumerate() {
+            if b == u32::MAX {
+                continue;
+            }
+            let b = b as usize;
+            let (nx, ny) = near.normal(b);
+            let k0 = nx * r.sx.to_f64() + ny * r.sy.to_f64();
+            let k1 = nx * r.x1.to_f64() + ny * r.y1.to_f64();
+            near.ext[b] = near.ext[b].max((k1 - k0).abs());
+            entries[fill[b] as usize] = (F::from_f64(k0), slot as u32);
+            fill[b] += 1;
+        }
+        for b in 0..nb {
+            let (lo, hi) = (near.start[b] as usize, near.start[b + 1] as usize);
+            entries[lo..hi].sort_unstable_by(|p, q| p.0.partial_cmp(&q.0).expect("finite keys"));
+        }
+        near.key = entries.iter().map(|e| e.0).collect();
+        near.slot = entries.iter().map(|e| e.1).collect();
+        near
+    }
+
+    /// Calls `f(slot)` for every wall whose direction is within `w` (in pseudo-angle) of the
+    /// ray's `(dx, dy)` and which may come within `beta` of the ray's line, inside the box
+    /// `[xl, xh] × [yl, yh]` that holds every wall. May call it for others too.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn query(
+        &self,
+        (ox, oy): (f64, f64),
+        (dx, dy): (f64, f64),
+        [xl, yl, xh, yh]: [f64; 4],
+        beta: f64,
+        w: f64,
+        mut f: impl FnMut(u32),
+    ) {
+        if self.key.is_empty() {
+            return;
+        }
+        // The line's parameters inside the widened box.
+        let (mut ta, mut tb) = (f64::NEG_INFINITY, f64::INFINITY);
+        for (o, d, lo, hi) in [(ox, dx, xl - beta, xh + beta), (oy, dy, yl - beta, yh + beta)] {
+            if d == 0.0 {
+                if o < lo || o > hi {
+                    return;
+                }
+            } else {
+                let (t1, t2) = ((lo - o) / d, (hi - o) / d);
+                ta = ta.max(t1.min(t2));
+                tb = tb.min(t1.max(t2));
+            }
+        }
+        if !(ta <= tb) {
+            return;
+        }
+        let psi = pseudo_angle(dx, dy);
+        let half = (self.nb / 2) as f64;
+        let b_lo = ((psi - w) * half).floor() as i64;
+        let b_hi = ((psi + w) * half).floor() as i64;
+        let nb = self.nb as i64;
+        for b in b_lo..=b_hi.min(b_lo + nb - 1) {
+            let b = b.rem_euclid(nb) as usize;
+            let (lo, hi) = (self.start[b] as usize, self.start[b + 1] as usize);
+            if lo == hi {
+                continue;
+            }
+            let (nx, ny) = self.normal(b);
+            let p0 = nx * ox + ny * oy;
+            let pd = nx * dx + ny * dy;
+            let (pa, pb) = (p0 + ta * pd, p0 + tb * pd);
+            let reach = beta + self.ext[b];
+            let (klo, khi) = (pa.min(pb) - reach, pa.max(pb) + reach);
+            let first = lo + self.key[lo..hi].partition_point(|k| k.to_f64() < klo);
+            for (k, &s) in self.key[first..hi].iter().zip(&self.slot[first..hi]) {
+                if k.to_f64() > khi {
+                    break;
+                }
+                f(s);
+            }
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.start.capacity() * 4
+            + self.key.capacity() * core::mem::size_of::<F>()
+            + self.slot.capacity() * 4
+            + self.ext.capacity() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pseudo_angle_is_monotone_and_wraps() {
+        let mut last = -1.0;
+        for k in 0..=1000 {
+            let a = core::f64::consts::PI * k as f64 / 1000.0 * 0.999_999;
+            let p = pseudo_angle(a.cos(), a.sin());
+            assert!(p >= last && (0.0..2.0).contains(&p), "{k}: {p}");
+            // |Δψ| ≤ |Δθ|.
+            if k > 0 {
+                assert!(p - last <= core::f64::consts::PI / 1000.0 * 1.000_001);
+            }
+            last = p;
+        }
+        assert_eq!(pseudo_angle(-1.0, 0.0), pseudo_angle(1.0, 0.0));
+        assert_eq!(pseudo_angle(0.0, -3.0), 1.0);
+    }
+}
