@@ -68,7 +68,10 @@ pub(crate) fn beam_table<F: Real>(angles: &[F]) -> Vec<(f64, f64)> {
 /// `(ca, sa)` turned by `(ch, sh)`, rounded to `F`.
 #[inline(always)]
 pub(crate) fn rotate<F: Real>((ch, sh): (f64, f64), (ca, sa): (f64, f64)) -> (F, F) {
-    (F::from_f64(ch * ca - sh * sa), F::from_f64(sh * ca + ch * sa))
+    (
+        F::from_f64(ch * ca - sh * sa),
+        F::from_f64(sh * ca + ch * sa),
+    )
 }
 
 /// The rays of a scan, pose-major (beam `k` of pose `p` is ray `p·K + k`), as the module docs
@@ -90,6 +93,8 @@ pub fn lidar_rays<F: Real>(poses: &PosesRef<'_, F>, angles: &[F]) -> Result<Rays
 /// `poses · beams`, or an error when it overflows.
 pub(crate) fn ray_count(poses: usize, beams: usize) -> Result<usize, Error> {
     poses.checked_mul(beams).ok_or_else(|| {
-        Error::InvalidArgument(format!("{poses} poses × {beams} beams overflows the ray count"))
+        Error::InvalidArgument(format!(
+            "{poses} poses × {beams} beams overflows the ray count"
+        ))
     })
 }

@@ -91,7 +91,9 @@ pub use sight::SightEnds;
 use rayon::prelude::*;
 
 use super::ray_segments::{candidate, check_count_n, Best, Entry, Row};
-use super::{check_len, check_t_max, Ray, RayLanes, RaysRef, SegmentHit, SegmentsCastOutput, SplitOutput};
+use super::{
+    check_len, check_t_max, Ray, RayLanes, RaysRef, SegmentHit, SegmentsCastOutput, SplitOutput,
+};
 use crate::buffers::SegmentSource;
 use crate::error::Error;
 use crate::real::Real;
@@ -177,7 +179,12 @@ impl Extent {
         for r in rows {
             for (x, y) in [(r.sx, r.sy), (r.x1, r.y1)] {
                 let (x, y) = (x.to_f64(), y.to_f64());
-                e.bx = [e.bx[0].min(x), e.bx[1].min(y), e.bx[2].max(x), e.bx[3].max(y)];
+                e.bx = [
+                    e.bx[0].min(x),
+                    e.bx[1].min(y),
+                    e.bx[2].max(x),
+                    e.bx[3].max(y),
+                ];
                 e.cmax = e.cmax.max(x.abs()).max(y.abs());
             }
             e.ell = e.ell.max(r.ex.to_f64().abs() + r.ey.to_f64().abs());
@@ -221,8 +228,13 @@ impl<F: Real> Scene<F> {
         let mut class = vec![DROPPED; count];
         let (mut tree, mut always) = (Vec::with_capacity(count), Vec::new());
         for (i, c) in class.iter_mut().enumerate() {
-            let Some(row) = row_of(walls, i) else { continue };
-            if [row.sx, row.sy, row.x1, row.y1].iter().all(|v| prec.safe(v.to_f64())) {
+            let Some(row) = row_of(walls, i) else {
+                continue;
+            };
+            if [row.sx, row.sy, row.x1, row.y1]
+                .iter()
+                .all(|v| prec.safe(v.to_f64()))
+            {
                 *c = TREE;
                 tree.push(row);
             } else {
@@ -257,7 +269,13 @@ impl<F: Real> Scene<F> {
         let same = (0..self.count).all(|i| {
             let c = match row_of(walls, i) {
                 None => DROPPED,
-                Some(r) if [r.sx, r.sy, r.x1, r.y1].iter().all(|v| prec.safe(v.to_f64())) => TREE,
+                Some(r)
+                    if [r.sx, r.sy, r.x1, r.y1]
+                        .iter()
+                        .all(|v| prec.safe(v.to_f64())) =>
+                {
+                    TREE
+                }
                 Some(_) => ALWAYS,
             };
             c == self.class[i]
@@ -458,7 +476,11 @@ impl<F: Real> Scene<F> {
         let (dx, dy) = (bx - ax, by - ay);
         let tame = [ax, ay, bx, by, dx, dy].iter().all(|v| p.safe(v.to_f64()));
         if !tame {
-            return if blocked(&self.bvh.rows) { SIGHT_BLOCKED } else { SIGHT_VISIBLE };
+            return if blocked(&self.bvh.rows) {
+                SIGHT_BLOCKED
+            } else {
+                SIGHT_VISIBLE
+            };
         }
         // A contact point A + τ(B − A), τ ∈ [0, 1], is within u|B − A| of the walk's ray
         // (A, D = B − A rounded); the pad covers that and the slab test's roundings.
@@ -590,8 +612,16 @@ impl<F: Real> Slab<F> {
     /// others (empty slots give NaN or `+∞`: the walk skips them by their reference).
     #[inline(always)]
     fn test(&self, n: &Node<F>) -> [F; WIDTH] {
-        let (near_x, far_x) = if self.neg[0] { (&n.hi_x, &n.lo_x) } else { (&n.lo_x, &n.hi_x) };
-        let (near_y, far_y) = if self.neg[1] { (&n.hi_y, &n.lo_y) } else { (&n.lo_y, &n.hi_y) };
+        let (near_x, far_x) = if self.neg[0] {
+            (&n.hi_x, &n.lo_x)
+        } else {
+            (&n.lo_x, &n.hi_x)
+        };
+        let (near_y, far_y) = if self.neg[1] {
+            (&n.hi_y, &n.lo_y)
+        } else {
+            (&n.lo_y, &n.hi_y)
+        };
         let max = |a: F, b: F| if a > b { a } else { b };
         let min = |a: F, b: F| if a < b { a } else { b };
         let mut enter = [F::INFINITY; WIDTH];
@@ -752,7 +782,12 @@ impl<'s, F: Real> Search<'s, F> {
     /// The walk's far end for the closest hit so far `T`: the extension's bound `e(T)`.
     fn narrow(&mut self) {
         let u = self.scene.prec.u;
-        let t = if self.winner.is_some() { self.best.t } else { self.t_max }.to_f64();
+        let t = if self.winner.is_some() {
+            self.best.t
+        } else {
+            self.t_max
+        }
+        .to_f64();
         let e = if t.is_finite() {
             self.e_coef * (t * self.d_hi * (1.0 + 4.0 * u) + self.ell) / self.d_lo + 4.0 * u * t
         } else {
@@ -805,11 +840,13 @@ impl<'s, F: Real> Search<'s, F> {
             + p.floor;
         let wq = 1.02 * w + 1e-12;
         let mut done = false;
-        scene.near.query((ox, oy), (dx, dy), ext.bx, beta, wq, |slot| {
-            if !done {
-                done = self.offer(&scene.bvh.rows[slot as usize]);
-            }
-        });
+        scene
+            .near
+            .query((ox, oy), (dx, dy), ext.bx, beta, wq, |slot| {
+                if !done {
+                    done = self.offer(&scene.bvh.rows[slot as usize]);
+                }
+            });
         if done {
             return;
         }

@@ -137,7 +137,10 @@ impl<F: Real> Near<F> {
         }
         // The line's parameters inside the widened box.
         let (mut ta, mut tb) = (f64::NEG_INFINITY, f64::INFINITY);
-        for (o, d, lo, hi) in [(ox, dx, xl - beta, xh + beta), (oy, dy, yl - beta, yh + beta)] {
+        for (o, d, lo, hi) in [
+            (ox, dx, xl - beta, xh + beta),
+            (oy, dy, yl - beta, yh + beta),
+        ] {
             if d == 0.0 {
                 if o < lo || o > hi {
                     return;
