@@ -47,7 +47,15 @@ def test_grid_pieces_are_the_clips_of_every_cell(dtype):
     want = {k: np.concatenate(v).astype(p[k].dtype) for k, v in want.items()}
     names = ("segment", "ix", "iy", "t_entry", "t_exit", "class")
     assert len(p["segment"]) > 10_000
-    assert rows(p, names) == rows(want, names)
+    got, want = rows(p, names), rows(want, names)
+    # Every cell's clip is a piece; the grid adds only the slivers SPEC section 1's graze allowance
+    # lets a clip drop (Grid::cell_clip): crossings within 2 eps of the segment's end.
+    extra = sorted(set(got) - set(want))
+    assert set(want) <= set(got)
+    top = dtype(1) - 4 * np.finfo(dtype).eps
+    for r in extra:
+        t_entry = np.array([r[3]], dtype=f"u{np.dtype(dtype).itemsize}").view(dtype)[0]
+        assert r[5] == Class.CROSSES and t_entry >= top, r
     # In segment order, and along each segment: entries never go back.
     seg, te = p["segment"], p["t_entry"].astype(np.float64)
     assert np.all(np.diff(seg) >= 0)

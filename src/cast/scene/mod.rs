@@ -88,6 +88,7 @@ mod sight;
 pub use lidar::{lidar_rays, PosesRef};
 pub use sight::SightEnds;
 
+use core::cmp::Ordering;
 use rayon::prelude::*;
 
 use super::ray_segments::{candidate, check_count_n, Best, Entry, Row};
@@ -681,8 +682,8 @@ impl<F: Real> Bvh<F> {
             // Push the passing children farthest first, so the nearest is popped first.
             let mut order = [0usize; WIDTH];
             let mut m = 0;
-            for k in 0..WIDTH {
-                if t[k] < F::INFINITY && node.child[k] != EMPTY {
+            for (k, (&tk, &child)) in t.iter().zip(&node.child).enumerate() {
+                if tk < F::INFINITY && child != EMPTY {
                     order[m] = k;
                     m += 1;
                 }
@@ -813,7 +814,8 @@ impl<'s, F: Real> Search<'s, F> {
         let (dx, dy) = (r.dx.to_f64(), r.dy.to_f64());
         let ext = &scene.extent;
         let [xl, yl, xh, yh] = ext.bx;
-        if !(xl <= xh) {
+        // An empty extent (no finite wall) is NaN or reversed.
+        if !matches!(xl.partial_cmp(&xh), Some(Ordering::Less | Ordering::Equal)) {
             return;
         }
         let ell = ext.ell;

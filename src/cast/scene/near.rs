@@ -23,6 +23,7 @@
 
 use super::super::ray_segments::Row;
 use crate::real::Real;
+use core::cmp::Ordering;
 
 /// The pseudo-angle of the direction `(x, y)` modulo π, in `[0, 2]` (`2` only where rounding
 /// meets the wrap-around, the same direction as `0`); NaN for `(0, 0)`.
@@ -151,7 +152,8 @@ impl<F: Real> Near<F> {
                 tb = tb.min(t1.max(t2));
             }
         }
-        if !(ta <= tb) {
+        // Empty, or NaN: no wall.
+        if !matches!(ta.partial_cmp(&tb), Some(Ordering::Less | Ordering::Equal)) {
             return;
         }
         let psi = pseudo_angle(dx, dy);
