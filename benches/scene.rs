@@ -18,7 +18,7 @@ use parry2d::query::{Ray as PRay, RayCast};
 use parry2d::shape::Polyline;
 use slabclip::cast::{cast_segments, lidar_rays, PosesRef, Scene, SegmentsCastOutput};
 use slabclip::workload::{SceneKind, SplitMix64};
-use slabclip::{Rays, Segments, SegmentSource, NO_HIT};
+use slabclip::{Rays, SegmentSource, Segments, NO_HIT};
 use std::time::Duration;
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -85,7 +85,10 @@ fn parry_rays(rays: &Rays<f32>) -> Vec<PRay> {
 
 fn parry_cast(p: &Polyline, rays: &[PRay]) -> usize {
     rays.iter()
-        .filter(|r| p.cast_local_ray_and_get_normal(r, f32::MAX, false).is_some())
+        .filter(|r| {
+            p.cast_local_ray_and_get_normal(r, f32::MAX, false)
+                .is_some()
+        })
         .count()
 }
 
@@ -96,7 +99,9 @@ fn close(a: usize, b: usize) -> bool {
 
 fn scene_vs_brute(c: &mut Criterion) {
     let mut group = c.benchmark_group("scene_vs_brute");
-    group.sample_size(10).measurement_time(Duration::from_secs(3));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
     let one = pool(1);
     let n = 4096;
     for kind in SceneKind::ALL {
@@ -111,19 +116,31 @@ fn scene_vs_brute(c: &mut Criterion) {
                 cast_segments(&rays.as_ref(), &walls.as_ref(), f32::INFINITY, a.all()).unwrap();
                 scene.cast(&rays.as_ref(), f32::INFINITY, b.all()).unwrap();
             });
-            assert!(a.t.iter().zip(&b.t).all(|(x, y)| x.to_bits() == y.to_bits()) && a.index == b.index);
+            assert!(
+                a.t.iter()
+                    .zip(&b.t)
+                    .all(|(x, y)| x.to_bits() == y.to_bits())
+                    && a.index == b.index
+            );
             assert!(close(a.hits(), parry_cast(&p, &prays)), "{} hits", a.hits());
             group.throughput(Throughput::Elements(n as u64));
             let id = |what: &str| BenchmarkId::new(format!("{}/{what}", kind.name()), m);
             group.bench_function(id("brute"), |bench| {
                 bench.iter(|| {
-                    one.install(|| cast_segments(&rays.as_ref(), &walls.as_ref(), f32::INFINITY, a.all()).unwrap())
+                    one.install(|| {
+                        cast_segments(&rays.as_ref(), &walls.as_ref(), f32::INFINITY, a.all())
+                            .unwrap()
+                    })
                 })
             });
             group.bench_function(id("scene"), |bench| {
-                bench.iter(|| one.install(|| scene.cast(&rays.as_ref(), f32::INFINITY, b.all()).unwrap()))
+                bench.iter(|| {
+                    one.install(|| scene.cast(&rays.as_ref(), f32::INFINITY, b.all()).unwrap())
+                })
             });
-            group.bench_function(id("parry2d"), |bench| bench.iter(|| black_box(parry_cast(&p, &prays))));
+            group.bench_function(id("parry2d"), |bench| {
+                bench.iter(|| black_box(parry_cast(&p, &prays)))
+            });
         }
     }
     group.finish();
@@ -131,7 +148,9 @@ fn scene_vs_brute(c: &mut Criterion) {
 
 fn scene_large(c: &mut Criterion) {
     let mut group = c.benchmark_group("scene_large");
-    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
     let (one, two) = (pool(1), pool(2));
     let n = 100_000;
     for kind in SceneKind::ALL {
@@ -148,22 +167,52 @@ fn scene_large(c: &mut Criterion) {
             let prays = parry_rays(&rays);
             let mut out = Out::new(n);
             let mut any = vec![false; n];
-            one.install(|| scene.cast(&rays.as_ref(), f32::INFINITY, out.all()).unwrap());
-            scene.any_hit(&rays.as_ref(), f32::INFINITY, &mut any).unwrap();
+            one.install(|| {
+                scene
+                    .cast(&rays.as_ref(), f32::INFINITY, out.all())
+                    .unwrap()
+            });
+            scene
+                .any_hit(&rays.as_ref(), f32::INFINITY, &mut any)
+                .unwrap();
             assert_eq!(any.iter().filter(|&&a| a).count(), out.hits());
-            assert!(close(out.hits(), parry_cast(&p, &prays[..10_000]) * 10), "{} hits", out.hits());
+            assert!(
+                close(out.hits(), parry_cast(&p, &prays[..10_000]) * 10),
+                "{} hits",
+                out.hits()
+            );
             group.throughput(Throughput::Elements(n as u64));
             let id = |what: &str| BenchmarkId::new(format!("{}/{what}", kind.name()), m);
             group.bench_function(id("scene-1t"), |bench| {
-                bench.iter(|| one.install(|| scene.cast(&rays.as_ref(), f32::INFINITY, out.all()).unwrap()))
+                bench.iter(|| {
+                    one.install(|| {
+                        scene
+                            .cast(&rays.as_ref(), f32::INFINITY, out.all())
+                            .unwrap()
+                    })
+                })
             });
             group.bench_function(id("scene-2t"), |bench| {
-                bench.iter(|| two.install(|| scene.cast(&rays.as_ref(), f32::INFINITY, out.all()).unwrap()))
+                bench.iter(|| {
+                    two.install(|| {
+                        scene
+                            .cast(&rays.as_ref(), f32::INFINITY, out.all())
+                            .unwrap()
+                    })
+                })
             });
             group.bench_function(id("any-hit-1t"), |bench| {
-                bench.iter(|| one.install(|| scene.any_hit(&rays.as_ref(), f32::INFINITY, &mut any).unwrap()))
+                bench.iter(|| {
+                    one.install(|| {
+                        scene
+                            .any_hit(&rays.as_ref(), f32::INFINITY, &mut any)
+                            .unwrap()
+                    })
+                })
             });
-            group.bench_function(id("parry2d-1t"), |bench| bench.iter(|| black_box(parry_cast(&p, &prays))));
+            group.bench_function(id("parry2d-1t"), |bench| {
+                bench.iter(|| black_box(parry_cast(&p, &prays)))
+            });
         }
     }
     group.finish();
@@ -171,7 +220,9 @@ fn scene_large(c: &mut Criterion) {
 
 fn lidar(c: &mut Criterion) {
     let mut group = c.benchmark_group("lidar");
-    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
     let one = pool(1);
     let m = 100_000;
     for kind in SceneKind::ALL {
@@ -183,7 +234,9 @@ fn lidar(c: &mut Criterion) {
         let x: Vec<f32> = (0..p).map(|_| (g.unit() * side) as f32).collect();
         let y: Vec<f32> = (0..p).map(|_| (g.unit() * side) as f32).collect();
         let h: Vec<f32> = (0..p).map(|_| (g.unit() * 6.3) as f32).collect();
-        let angles: Vec<f32> = (0..1024).map(|k| (k as f32) * (std::f32::consts::TAU / 1024.0)).collect();
+        let angles: Vec<f32> = (0..1024)
+            .map(|k| (k as f32) * (std::f32::consts::TAU / 1024.0))
+            .collect();
         let poses = PosesRef::new(&x, &y, &h).unwrap();
         let rays = lidar_rays(&poses, &angles).unwrap();
         let n = rays.len();
@@ -194,9 +247,12 @@ fn lidar(c: &mut Criterion) {
         });
         assert!(a.index == b.index && a.hits() > n / 4, "{} hits", a.hits());
         group.throughput(Throughput::Elements(n as u64));
-        group.bench_function(BenchmarkId::new(kind.name(), "poses-x-1024-beams"), |bench| {
-            bench.iter(|| one.install(|| scene.lidar(&poses, &angles, 100.0, a.all()).unwrap()))
-        });
+        group.bench_function(
+            BenchmarkId::new(kind.name(), "poses-x-1024-beams"),
+            |bench| {
+                bench.iter(|| one.install(|| scene.lidar(&poses, &angles, 100.0, a.all()).unwrap()))
+            },
+        );
         group.bench_function(BenchmarkId::new(kind.name(), "same-rays-cast"), |bench| {
             bench.iter(|| one.install(|| scene.cast(&rays.as_ref(), 100.0, b.all()).unwrap()))
         });
@@ -206,7 +262,9 @@ fn lidar(c: &mut Criterion) {
 
 fn build(c: &mut Criterion) {
     let mut group = c.benchmark_group("build");
-    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
     let m = 1_000_000;
     for kind in SceneKind::ALL {
         let walls = kind.walls::<f32>(m, 7);

@@ -117,7 +117,7 @@ pub use buffers::{
     rows_from_bytes, rows_from_interleaved, ClipOutput, ClipResults, SegmentSource, Segments,
     SegmentsMut, SegmentsRef, Window,
 };
-pub use cast::{ConvexPolygon, InsideMode, Ray, Rays, RaysRef, Scene, NO_HIT};
+pub use cast::{ConvexPolygon, InsideMode, PosesRef, Ray, Rays, RaysRef, Scene, SightEnds, NO_HIT};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
 pub use grid::{Grid, GridOptions, Lines, Piece, PieceBlocks, PieceColumns};

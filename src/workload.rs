@@ -600,11 +600,23 @@ impl SceneKind {
                 'city: for k in 0.. {
                     let (lx, ly) = ((k % lots) as f64 * 10.0, ((k / lots) % lots) as f64 * 10.0);
                     let (w, h) = (rng.range(3.0, 8.0), rng.range(3.0, 8.0));
-                    let (cx, cy) = (lx + 5.0 + rng.range(-1.0, 1.0), ly + 5.0 + rng.range(-1.0, 1.0));
-                    let turn = if rng.chance(0.7) { 0.0 } else { rng.range(-5.0, 5.0).to_radians() };
+                    let (cx, cy) = (
+                        lx + 5.0 + rng.range(-1.0, 1.0),
+                        ly + 5.0 + rng.range(-1.0, 1.0),
+                    );
+                    let turn = if rng.chance(0.7) {
+                        0.0
+                    } else {
+                        rng.range(-5.0, 5.0).to_radians()
+                    };
                     let (c, s) = (turn.cos(), turn.sin());
                     let at = |x: f64, y: f64| [cx + c * x - s * y, cy + s * x + c * y];
-                    let corners = [at(-w / 2.0, -h / 2.0), at(w / 2.0, -h / 2.0), at(w / 2.0, h / 2.0), at(-w / 2.0, h / 2.0)];
+                    let corners = [
+                        at(-w / 2.0, -h / 2.0),
+                        at(w / 2.0, -h / 2.0),
+                        at(w / 2.0, h / 2.0),
+                        at(-w / 2.0, h / 2.0),
+                    ];
                     let door = rng.chance(0.5);
                     for e in 0..4 {
                         let (p, q) = (corners[e], corners[(e + 1) % 4]);
@@ -618,7 +630,8 @@ impl SceneKind {
                             if made == n {
                                 break 'city;
                             }
-                            let lerp = |t: f64| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+                            let lerp =
+                                |t: f64| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
                             let (u, v) = (lerp(a), lerp(b));
                             put([u[0], u[1], v[0], v[1]]);
                             made += 1;
@@ -631,7 +644,12 @@ impl SceneKind {
                     let (x, y) = (rng.range(0.0, side), rng.range(0.0, side));
                     let a = rng.range(0.0, core::f64::consts::PI);
                     let l = rng.range(0.5, 5.0) / 2.0;
-                    put([x - l * a.cos(), y - l * a.sin(), x + l * a.cos(), y + l * a.sin()]);
+                    put([
+                        x - l * a.cos(),
+                        y - l * a.sin(),
+                        x + l * a.cos(),
+                        y + l * a.sin(),
+                    ]);
                 }
             }
         }
@@ -647,7 +665,12 @@ impl SceneKind {
             .map(|_| {
                 let (x, y) = (rng.range(0.0, side), rng.range(0.0, side));
                 let (s, c) = rng.range(0.0, core::f64::consts::TAU).sin_cos();
-                crate::cast::Ray::new(F::from_f64(x), F::from_f64(y), F::from_f64(c), F::from_f64(s))
+                crate::cast::Ray::new(
+                    F::from_f64(x),
+                    F::from_f64(y),
+                    F::from_f64(c),
+                    F::from_f64(s),
+                )
             })
             .collect();
         crate::cast::Rays::from_rows(&rows)

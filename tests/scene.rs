@@ -20,7 +20,7 @@ use slabclip::cast::{
     SIGHT_BLOCKED, SIGHT_INVALID, SIGHT_VISIBLE,
 };
 use slabclip::workload::{SceneKind, SplitMix64};
-use slabclip::{Error, Ray, Rays, Real, Segment, Segments, SegmentSource, NO_HIT};
+use slabclip::{Error, Ray, Rays, Real, Segment, SegmentSource, Segments, NO_HIT};
 
 /// Every output of a closest-hit batch.
 #[derive(Debug, PartialEq)]
@@ -33,7 +33,12 @@ struct Answers {
 }
 
 fn run<F: Real>(n: usize, f: impl FnOnce(SegmentsCastOutput<'_, F>)) -> Answers {
-    let (mut t, mut s, mut nx, mut ny) = (vec![F::ZERO; n], vec![F::ZERO; n], vec![F::ZERO; n], vec![F::ZERO; n]);
+    let (mut t, mut s, mut nx, mut ny) = (
+        vec![F::ZERO; n],
+        vec![F::ZERO; n],
+        vec![F::ZERO; n],
+        vec![F::ZERO; n],
+    );
     let mut index = vec![0u32; n];
     f(SegmentsCastOutput {
         t: Some(&mut t),
@@ -53,15 +58,24 @@ fn run<F: Real>(n: usize, f: impl FnOnce(SegmentsCastOutput<'_, F>)) -> Answers 
 }
 
 fn brute<F: Real>(rays: &Rays<F>, walls: &Segments<F>, t_max: F) -> Answers {
-    run(rays.len(), |o| cast_segments(&rays.as_ref(), &walls.as_ref(), t_max, o).unwrap())
+    run(rays.len(), |o| {
+        cast_segments(&rays.as_ref(), &walls.as_ref(), t_max, o).unwrap()
+    })
 }
 
 fn indexed<F: Real>(scene: &Scene<F>, rays: &Rays<F>, t_max: F) -> Answers {
-    run(rays.len(), |o| scene.cast(&rays.as_ref(), t_max, o).unwrap())
+    run(rays.len(), |o| {
+        scene.cast(&rays.as_ref(), t_max, o).unwrap()
+    })
 }
 
 /// The first ray where two answers differ, described.
-fn first_difference<F: Real>(a: &Answers, b: &Answers, rays: &Rays<F>, walls: &Segments<F>) -> String {
+fn first_difference<F: Real>(
+    a: &Answers,
+    b: &Answers,
+    rays: &Rays<F>,
+    walls: &Segments<F>,
+) -> String {
     for i in 0..a.t.len() {
         let row = |x: &Answers| (x.t[i], x.s[i], x.index[i], x.nx[i], x.ny[i]);
         if row(a) != row(b) {
@@ -69,7 +83,10 @@ fn first_difference<F: Real>(a: &Answers, b: &Answers, rays: &Rays<F>, walls: &S
             let show = |x: &Answers| {
                 let j = x.index[i];
                 let wall = (j != NO_HIT).then(|| walls.segment(j as usize));
-                format!("t {:e} index {j} wall {wall:?}", f64::from_bits(x.t[i]).max(-1.0))
+                format!(
+                    "t {:e} index {j} wall {wall:?}",
+                    f64::from_bits(x.t[i]).max(-1.0)
+                )
             };
             return format!("ray {i} {r:?}\n  brute {}\n  scene {}", show(a), show(b));
         }
@@ -83,17 +100,30 @@ fn check_scene<F: Real>(walls: &Segments<F>, rays: &Rays<F>, t_max: F) -> usize 
     let scene = Scene::new(walls).unwrap();
     let want = brute(rays, walls, t_max);
     let got = indexed(&scene, rays, t_max);
-    assert!(want == got, "closest hit differs, t_max {t_max}:\n{}", first_difference(&want, &got, rays, walls));
+    assert!(
+        want == got,
+        "closest hit differs, t_max {t_max}:\n{}",
+        first_difference(&want, &got, rays, walls)
+    );
     let mut any = vec![false; rays.len()];
     scene.any_hit(&rays.as_ref(), t_max, &mut any).unwrap();
     for (i, (&a, &k)) in any.iter().zip(&want.index).enumerate() {
-        assert_eq!(a, k != NO_HIT, "any hit of ray {i} {:?}", rays.as_ref().ray(i));
+        assert_eq!(
+            a,
+            k != NO_HIT,
+            "any hit of ray {i} {:?}",
+            rays.as_ref().ray(i)
+        );
     }
     for i in (0..rays.len()).step_by(7) {
         let r = rays.as_ref().ray(i);
         let one = scene.cast_one(&r, t_max).unwrap();
         let brute_one = cast_segments_one(&r, &walls.as_ref(), t_max).unwrap();
-        assert_eq!(format!("{one:?}"), format!("{brute_one:?}"), "cast_one of ray {i}");
+        assert_eq!(
+            format!("{one:?}"),
+            format!("{brute_one:?}"),
+            "cast_one of ray {i}"
+        );
     }
     want.index.iter().filter(|&&k| k != NO_HIT).count()
 }
@@ -162,8 +192,12 @@ fn adversarial<F: Real>(seed: u64) -> (Segments<F>, Rays<F>, F) {
                 let p = g.pick(&walls);
                 let (a, b) = (g.int(3) * 0.5, g.int(3) * 0.5);
                 let at = |t: f64| {
-                    let (x0, y0, x1, y1) = (p.x0.to_f64(), p.y0.to_f64(), p.x1.to_f64(), p.y1.to_f64());
-                    (F::from_f64(x0 + t * (x1 - x0)), F::from_f64(y0 + t * (y1 - y0)))
+                    let (x0, y0, x1, y1) =
+                        (p.x0.to_f64(), p.y0.to_f64(), p.x1.to_f64(), p.y1.to_f64());
+                    (
+                        F::from_f64(x0 + t * (x1 - x0)),
+                        F::from_f64(y0 + t * (y1 - y0)),
+                    )
                 };
                 let (u, v) = (at(a), at(b));
                 Segment::new(u.0, u.1, v.0, v.1)
@@ -200,7 +234,10 @@ fn adversarial<F: Real>(seed: u64) -> (Segments<F>, Rays<F>, F) {
     // Walls nearly parallel to one line, strung along it behind and ahead of an origin: the
     // per-pair arithmetic reports hits on them in odd places.
     let line_o = (f(c(g)), f(c(g)));
-    let line_d = (F::from_f64(g.unit() + 0.1), F::from_f64(g.unit() * 2.0 - 1.0));
+    let line_d = (
+        F::from_f64(g.unit() + 0.1),
+        F::from_f64(g.unit() * 2.0 - 1.0),
+    );
     if g.chance(0.5) {
         for _ in 0..g.0.below(12) {
             let (a, b) = (g.unit() * 40.0 - 20.0, g.unit() * 40.0 - 20.0);
@@ -218,7 +255,11 @@ fn adversarial<F: Real>(seed: u64) -> (Segments<F>, Rays<F>, F) {
     let finite: Vec<Segment<F>> = walls
         .iter()
         .copied()
-        .filter(|w| [w.x0, w.y0, w.x1, w.y1].iter().all(|v| v.to_f64().is_finite()))
+        .filter(|w| {
+            [w.x0, w.y0, w.x1, w.y1]
+                .iter()
+                .all(|v| v.to_f64().is_finite())
+        })
         .collect();
     let mut rays = Vec::new();
     for _ in 0..64 {
@@ -226,7 +267,11 @@ fn adversarial<F: Real>(seed: u64) -> (Segments<F>, Rays<F>, F) {
             // Through a wall's endpoint, from anywhere.
             0 | 1 if !finite.is_empty() => {
                 let w = g.pick(&finite);
-                let (px, py) = if g.chance(0.5) { (w.x0, w.y0) } else { (w.x1, w.y1) };
+                let (px, py) = if g.chance(0.5) {
+                    (w.x0, w.y0)
+                } else {
+                    (w.x1, w.y1)
+                };
                 let (ox, oy) = (f(c(g)), f(c(g)));
                 Ray::new(ox, oy, nudge(g, px) - ox, nudge(g, py) - oy)
             }
@@ -249,7 +294,11 @@ fn adversarial<F: Real>(seed: u64) -> (Segments<F>, Rays<F>, F) {
                 nudge(g, line_o.0),
                 nudge(g, line_o.1),
                 nudge(g, line_d.0),
-                if g.chance(0.5) { line_d.1 } else { line_d.1.next_up() },
+                if g.chance(0.5) {
+                    line_d.1
+                } else {
+                    line_d.1.next_up()
+                },
             ),
             // Axis-parallel, signed zeros.
             6 => {
@@ -329,7 +378,12 @@ fn near_parallel_walls_anywhere_along_the_line() {
         // Other walls far from the line, so the tree has depth.
         for _ in 0..300 {
             let (x, y) = (g.unit() * 4000.0 - 2000.0, g.unit() * 4000.0 - 2000.0);
-            walls.push(Segment::new(F::from_f64(x), F::from_f64(y), F::from_f64(x + 3.0), F::from_f64(y - 2.0)));
+            walls.push(Segment::new(
+                F::from_f64(x),
+                F::from_f64(y),
+                F::from_f64(x + 3.0),
+                F::from_f64(y - 2.0),
+            ));
         }
         let mut rays = Vec::new();
         for _ in 0..200 {
@@ -355,10 +409,19 @@ fn near_parallel_walls_anywhere_along_the_line() {
             }
             let r = rays.as_ref().ray(i);
             let t = value::<F>(want.t[i]);
-            let (hx, hy) = (r.ox.to_f64() + t * r.dx.to_f64(), r.oy.to_f64() + t * r.dy.to_f64());
+            let (hx, hy) = (
+                r.ox.to_f64() + t * r.dx.to_f64(),
+                r.oy.to_f64() + t * r.dy.to_f64(),
+            );
             let w = walls.segment(want.index[i] as usize);
-            let (x0, x1) = (w.x0.to_f64().min(w.x1.to_f64()), w.x0.to_f64().max(w.x1.to_f64()));
-            let (y0, y1) = (w.y0.to_f64().min(w.y1.to_f64()), w.y0.to_f64().max(w.y1.to_f64()));
+            let (x0, x1) = (
+                w.x0.to_f64().min(w.x1.to_f64()),
+                w.x0.to_f64().max(w.x1.to_f64()),
+            );
+            let (y0, y1) = (
+                w.y0.to_f64().min(w.y1.to_f64()),
+                w.y0.to_f64().max(w.y1.to_f64()),
+            );
             let off = (x0 - hx).max(hx - x1).max(y0 - hy).max(hy - y1);
             odd += (off > 1e-3) as usize;
         }
@@ -372,7 +435,10 @@ fn near_parallel_walls_anywhere_along_the_line() {
         odd += o + o2;
     }
     assert!(hits > 1000, "{hits}");
-    assert!(odd > 0, "no hit off its wall's box: the case does not test the near index");
+    assert!(
+        odd > 0,
+        "no hit off its wall's box: the case does not test the near index"
+    );
 }
 
 /// Long walls at a shallow angle to the ray (just outside the near index's window and its buckets: 2^-9.5 to
@@ -385,18 +451,35 @@ fn shallow_walls_ending_behind_the_origin() {
     fn case<F: Real>(seed: u64) -> usize {
         let g = &mut Gen(SplitMix64::new(seed));
         // The unit roundoff, and the near index's angle (the library's w) in log2.
-        let (u, w) = if core::mem::size_of::<F>() == 4 { (2f64.powi(-24), -13.0) } else { (2f64.powi(-53), -24.0) };
+        let (u, w) = if core::mem::size_of::<F>() == 4 {
+            (2f64.powi(-24), -13.0)
+        } else {
+            (2f64.powi(-53), -24.0)
+        };
         let (px, py) = (g.unit() * 200.0 - 100.0, g.unit() * 200.0 - 100.0);
         let phi = g.pick(&[0.35, 1.2, 2.0, 2.8, 3.5, 4.3, 5.1, 5.9]) + g.unit() * 0.1;
         let len = 1000.0 + g.unit() * 1000.0;
         let (c, s) = (phi.cos(), phi.sin());
         let (sx, sy) = (px - len * c, py - len * s);
-        let mut walls = vec![Segment::new(F::from_f64(sx), F::from_f64(sy), F::from_f64(px), F::from_f64(py))];
+        let mut walls = vec![Segment::new(
+            F::from_f64(sx),
+            F::from_f64(sy),
+            F::from_f64(px),
+            F::from_f64(py),
+        )];
         // Small walls around the far end, so that the long one sits in a leaf of a tree, and
         // enough of them for the direction index's finest buckets (whose width is 4w).
         for k in 0..3000 {
-            let (x, y) = (sx + (k % 60) as f64 * 0.5 - 40.0, sy + (k / 60) as f64 * 0.5 - 40.0);
-            walls.push(Segment::new(F::from_f64(x), F::from_f64(y), F::from_f64(x + 0.25), F::from_f64(y + 0.1)));
+            let (x, y) = (
+                sx + (k % 60) as f64 * 0.5 - 40.0,
+                sy + (k / 60) as f64 * 0.5 - 40.0,
+            );
+            walls.push(Segment::new(
+                F::from_f64(x),
+                F::from_f64(y),
+                F::from_f64(x + 0.25),
+                F::from_f64(y + 0.1),
+            ));
         }
         let mut rays = Vec::new();
         for _ in 0..2000 {
@@ -404,9 +487,18 @@ fn shallow_walls_ending_behind_the_origin() {
             // Up to the arithmetic's reach behind the origin, u·|W| / sin θ.
             let d = g.unit() * u * len / theta.abs();
             let (dc, ds) = ((phi + theta).cos(), (phi + theta).sin());
-            rays.push(Ray::new(F::from_f64(px + d * dc), F::from_f64(py + d * ds), F::from_f64(dc), F::from_f64(ds)));
+            rays.push(Ray::new(
+                F::from_f64(px + d * dc),
+                F::from_f64(py + d * ds),
+                F::from_f64(dc),
+                F::from_f64(ds),
+            ));
         }
-        check_scene(&Segments::from_rows(&walls), &Rays::from_rows(&rays), F::INFINITY)
+        check_scene(
+            &Segments::from_rows(&walls),
+            &Rays::from_rows(&rays),
+            F::INFINITY,
+        )
     }
     let hits: usize = (0..40).map(|s| case::<f32>(s) + case::<f64>(s)).sum();
     assert!(hits > 100, "{hits}");
@@ -424,28 +516,94 @@ fn value<F: Real>(b: u64) -> f64 {
 #[test]
 fn named_cases() {
     let w = |v: &[[f64; 4]]| {
-        Segments::<f64>::from_rows(&v.iter().map(|s| Segment::new(s[0], s[1], s[2], s[3])).collect::<Vec<_>>())
+        Segments::<f64>::from_rows(
+            &v.iter()
+                .map(|s| Segment::new(s[0], s[1], s[2], s[3]))
+                .collect::<Vec<_>>(),
+        )
     };
-    let r = |v: &[[f64; 4]]| Rays::<f64>::from_rows(&v.iter().map(|s| Ray::new(s[0], s[1], s[2], s[3])).collect::<Vec<_>>());
+    let r = |v: &[[f64; 4]]| {
+        Rays::<f64>::from_rows(
+            &v.iter()
+                .map(|s| Ray::new(s[0], s[1], s[2], s[3]))
+                .collect::<Vec<_>>(),
+        )
+    };
     let inf = f64::INFINITY;
     // (walls, rays, t_max, expected indices)
-    let cases: Vec<(Segments<f64>, Rays<f64>, f64, Vec<u32>)> = vec![
+    type Case = (Segments<f64>, Rays<f64>, f64, Vec<u32>);
+    let cases: Vec<Case> = vec![
         // Through a shared vertex: both walls at t = 1; the lower index wins, whichever is
         // built first.
-        (w(&[[1.0, -1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 1.0]]), r(&[[0.0, 0.0, 1.0, 0.0]]), inf, vec![0]),
-        (w(&[[1.0, 0.0, 1.0, 1.0], [1.0, -1.0, 1.0, 0.0]]), r(&[[0.0, 0.0, 1.0, 0.0]]), inf, vec![0]),
+        (
+            w(&[[1.0, -1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 1.0]]),
+            r(&[[0.0, 0.0, 1.0, 0.0]]),
+            inf,
+            vec![0],
+        ),
+        (
+            w(&[[1.0, 0.0, 1.0, 1.0], [1.0, -1.0, 1.0, 0.0]]),
+            r(&[[0.0, 0.0, 1.0, 0.0]]),
+            inf,
+            vec![0],
+        ),
         // Along a collinear wall: hit at its first point; from inside it: t = 0.
-        (w(&[[2.0, 0.0, 5.0, 0.0]]), r(&[[0.0, 0.0, 1.0, 0.0], [3.0, 0.0, 1.0, 0.0], [6.0, 0.0, 1.0, 0.0]]), inf, vec![0, 0, NO_HIT]),
+        (
+            w(&[[2.0, 0.0, 5.0, 0.0]]),
+            r(&[
+                [0.0, 0.0, 1.0, 0.0],
+                [3.0, 0.0, 1.0, 0.0],
+                [6.0, 0.0, 1.0, 0.0],
+            ]),
+            inf,
+            vec![0, 0, NO_HIT],
+        ),
         // Grazing a corner, zero-length wall, crossing walls.
-        (w(&[[1.0, 1.0, 2.0, 2.0], [3.0, 0.0, 3.0, 0.0], [4.0, -1.0, 4.0, 1.0], [3.5, -1.0, 4.5, 1.0]]),
-         r(&[[0.0, 2.0, 1.0, -1.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.5, 1.0, 0.0], [3.9, 0.0, 1.0, 0.0]]), inf, vec![0, 1, 2, 2]),
+        (
+            w(&[
+                [1.0, 1.0, 2.0, 2.0],
+                [3.0, 0.0, 3.0, 0.0],
+                [4.0, -1.0, 4.0, 1.0],
+                [3.5, -1.0, 4.5, 1.0],
+            ]),
+            r(&[
+                [0.0, 2.0, 1.0, -1.0],
+                [0.0, 0.0, 1.0, 0.0],
+                [0.0, 0.5, 1.0, 0.0],
+                [3.9, 0.0, 1.0, 0.0],
+            ]),
+            inf,
+            vec![0, 1, 2, 2],
+        ),
         // t_max: a wall at exactly t_max is hit, beyond it not.
-        (w(&[[2.0, -1.0, 2.0, 1.0]]), r(&[[0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.5, 0.0]]), 2.0, vec![0, NO_HIT]),
+        (
+            w(&[[2.0, -1.0, 2.0, 1.0]]),
+            r(&[[0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.5, 0.0]]),
+            2.0,
+            vec![0, NO_HIT],
+        ),
         // NaN and ∞ walls never hit; invalid rays miss.
-        (w(&[[f64::NAN, 0.0, 1.0, 1.0], [1.0, -inf, 1.0, inf], [2.0, -1.0, 2.0, 1.0]]),
-         r(&[[0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0], [f64::NAN, 0.0, 1.0, 0.0]]), inf, vec![2, NO_HIT, NO_HIT]),
+        (
+            w(&[
+                [f64::NAN, 0.0, 1.0, 1.0],
+                [1.0, -inf, 1.0, inf],
+                [2.0, -1.0, 2.0, 1.0],
+            ]),
+            r(&[
+                [0.0, 0.0, 1.0, 0.0],
+                [0.0, 0.0, 0.0, 0.0],
+                [f64::NAN, 0.0, 1.0, 0.0],
+            ]),
+            inf,
+            vec![2, NO_HIT, NO_HIT],
+        ),
         // Huge and tiny coordinates (outside the tree's range: the short list).
-        (w(&[[1e300, -1e300, 1e300, 1e300], [1e-300, -1.0, 1e-300, 1.0]]), r(&[[0.0, 0.0, 1.0, 0.0], [-1.0, 0.0, 1.0, 0.0]]), inf, vec![1, 1]),
+        (
+            w(&[[1e300, -1e300, 1e300, 1e300], [1e-300, -1.0, 1e-300, 1.0]]),
+            r(&[[0.0, 0.0, 1.0, 0.0], [-1.0, 0.0, 1.0, 0.0]]),
+            inf,
+            vec![1, 1],
+        ),
         // Empty scene.
         (w(&[]), r(&[[0.0, 0.0, 1.0, 0.0]]), inf, vec![NO_HIT]),
     ];
@@ -459,7 +617,12 @@ fn named_cases() {
 // ---------------------------------------------------------------------------------------------
 // Large scenes, threads, order, refit
 
-fn scene_workload<F: Real>(kind: SceneKind, m: usize, n: usize, seed: u64) -> (Segments<F>, Rays<F>) {
+fn scene_workload<F: Real>(
+    kind: SceneKind,
+    m: usize,
+    n: usize,
+    seed: u64,
+) -> (Segments<F>, Rays<F>) {
     (kind.walls(m, seed), kind.rays(m, n, seed + 1))
 }
 
@@ -485,12 +648,23 @@ fn threads_and_ray_order_do_not_change_a_bit() {
     let scene = Scene::new(&walls).unwrap();
     let want = brute(&rays, &walls, f32::INFINITY);
     for threads in [1, 2, 3] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let got = pool.install(|| indexed(&scene, &rays, f32::INFINITY));
-        assert!(want == got, "{threads} threads:\n{}", first_difference(&want, &got, &rays, &walls));
+        assert!(
+            want == got,
+            "{threads} threads:\n{}",
+            first_difference(&want, &got, &rays, &walls)
+        );
         let mut any = vec![false; rays.len()];
-        pool.install(|| scene.any_hit(&rays.as_ref(), f32::INFINITY, &mut any)).unwrap();
-        assert!(any.iter().zip(&want.index).all(|(&a, &k)| a == (k != NO_HIT)));
+        pool.install(|| scene.any_hit(&rays.as_ref(), f32::INFINITY, &mut any))
+            .unwrap();
+        assert!(any
+            .iter()
+            .zip(&want.index)
+            .all(|(&a, &k)| a == (k != NO_HIT)));
     }
     // Shuffled: each ray's answer follows it.
     let n = rays.len();
@@ -503,7 +677,13 @@ fn threads_and_ray_order_do_not_change_a_bit() {
     let shuffled = indexed(&scene, &Rays::from_rows(&rows), f32::INFINITY);
     for (k, &i) in perm.iter().enumerate() {
         assert_eq!(
-            (shuffled.t[k], shuffled.s[k], shuffled.index[k], shuffled.nx[k], shuffled.ny[k]),
+            (
+                shuffled.t[k],
+                shuffled.s[k],
+                shuffled.index[k],
+                shuffled.nx[k],
+                shuffled.ny[k]
+            ),
             (want.t[i], want.s[i], want.index[i], want.nx[i], want.ny[i])
         );
     }
@@ -519,10 +699,19 @@ fn refit_after_walls_move() {
         for step in 0..3 {
             for s in rows.iter_mut() {
                 // Most walls drift, some jump across the scene, some turn.
-                let (dx, dy) = if g.chance(0.05) { (g.range(-100.0, 100.0), g.range(-100.0, 100.0)) } else { (g.range(-1.0, 1.0), g.range(-1.0, 1.0)) };
+                let (dx, dy) = if g.chance(0.05) {
+                    (g.range(-100.0, 100.0), g.range(-100.0, 100.0))
+                } else {
+                    (g.range(-1.0, 1.0), g.range(-1.0, 1.0))
+                };
                 s.x0 += dx;
                 s.y0 += dy;
-                s.x1 += dx + if g.chance(0.2) { g.range(-2.0, 2.0) } else { 0.0 };
+                s.x1 += dx
+                    + if g.chance(0.2) {
+                        g.range(-2.0, 2.0)
+                    } else {
+                        0.0
+                    };
                 s.y1 += dy;
             }
             if seed == 3 && step == 1 {
@@ -537,10 +726,17 @@ fn refit_after_walls_move() {
             scene.refit(&moved).unwrap();
             let want = brute(&rays, &moved, f64::INFINITY);
             let got = indexed(&scene, &rays, f64::INFINITY);
-            assert!(want == got, "seed {seed} step {step}:\n{}", first_difference(&want, &got, &rays, &moved));
+            assert!(
+                want == got,
+                "seed {seed} step {step}:\n{}",
+                first_difference(&want, &got, &rays, &moved)
+            );
         }
         let fewer = Segments::from_rows(&rows[1..]);
-        assert!(matches!(scene.refit(&fewer), Err(Error::LengthMismatch { .. })));
+        assert!(matches!(
+            scene.refit(&fewer),
+            Err(Error::LengthMismatch { .. })
+        ));
     }
 }
 
@@ -572,7 +768,13 @@ fn q(x: f64) -> Q {
 
 /// The exact answer by parameters: `A + t(B − A) = C + s(D − C)`, or the collinear overlap in
 /// `t` along AB.
-fn sight_reference(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64), ends: SightEnds) -> bool {
+fn sight_reference(
+    a: (f64, f64),
+    b: (f64, f64),
+    c: (f64, f64),
+    d: (f64, f64),
+    ends: SightEnds,
+) -> bool {
     // Boxes apart (exact comparisons): no contact.
     let apart = |p: f64, q: f64, r: f64, s: f64| p.max(q) < r.min(s) || r.max(s) < p.min(q);
     if apart(a.0, b.0, c.0, d.0) || apart(a.1, b.1, c.1, d.1) {
@@ -613,15 +815,29 @@ fn sight_reference(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64), e
 
 fn sight_all<F: Real>(scene: &Scene<F>, pairs: &Segments<F>, ends: SightEnds) -> Vec<u8> {
     let mut out = vec![7u8; pairs.len()];
-    scene.line_of_sight(&pairs.as_ref(), ends, &mut out).unwrap();
+    scene
+        .line_of_sight(&pairs.as_ref(), ends, &mut out)
+        .unwrap();
     out
 }
 
 const ALL_ENDS: [SightEnds; 4] = [
-    SightEnds { exclude_a: false, exclude_b: false },
-    SightEnds { exclude_a: true, exclude_b: false },
-    SightEnds { exclude_a: false, exclude_b: true },
-    SightEnds { exclude_a: true, exclude_b: true },
+    SightEnds {
+        exclude_a: false,
+        exclude_b: false,
+    },
+    SightEnds {
+        exclude_a: true,
+        exclude_b: false,
+    },
+    SightEnds {
+        exclude_a: false,
+        exclude_b: true,
+    },
+    SightEnds {
+        exclude_a: true,
+        exclude_b: true,
+    },
 ];
 
 fn check_sight<F: Real>(walls: &Segments<F>, pairs: &Segments<F>) -> [usize; 3] {
@@ -631,19 +847,31 @@ fn check_sight<F: Real>(walls: &Segments<F>, pairs: &Segments<F>) -> [usize; 3] 
         let got = sight_all(&scene, pairs, ends);
         for (i, &code) in got.iter().enumerate() {
             let p = pairs.segment(i);
-            let (a, b) = ((p.x0.to_f64(), p.y0.to_f64()), (p.x1.to_f64(), p.y1.to_f64()));
+            let (a, b) = (
+                (p.x0.to_f64(), p.y0.to_f64()),
+                (p.x1.to_f64(), p.y1.to_f64()),
+            );
             let want = if ![a.0, a.1, b.0, b.1].iter().all(|v| v.is_finite()) || a == b {
                 SIGHT_INVALID
             } else {
                 let blocked = (0..walls.len()).any(|j| {
                     let w = walls.segment(j);
                     let v = [w.x0, w.y0, w.x1, w.y1].map(|x| x.to_f64());
-                    v.iter().all(|x| x.is_finite()) && sight_reference(a, b, (v[0], v[1]), (v[2], v[3]), ends)
+                    v.iter().all(|x| x.is_finite())
+                        && sight_reference(a, b, (v[0], v[1]), (v[2], v[3]), ends)
                 });
-                if blocked { SIGHT_BLOCKED } else { SIGHT_VISIBLE }
+                if blocked {
+                    SIGHT_BLOCKED
+                } else {
+                    SIGHT_VISIBLE
+                }
             };
             assert_eq!(code, want, "pair {i} {p:?} {ends:?}");
-            counts[match code { SIGHT_VISIBLE => 0, SIGHT_BLOCKED => 1, _ => 2 }] += 1;
+            counts[match code {
+                SIGHT_VISIBLE => 0,
+                SIGHT_BLOCKED => 1,
+                _ => 2,
+            }] += 1;
         }
     }
     counts
@@ -656,7 +884,11 @@ fn sight_case<F: Real>(seed: u64) -> [usize; 3] {
     let g = &mut Gen(SplitMix64::new(seed ^ 0xABCD));
     let finite: Vec<Segment<F>> = (0..walls.len())
         .map(|i| walls.segment(i))
-        .filter(|w| [w.x0, w.y0, w.x1, w.y1].iter().all(|v| v.to_f64().is_finite()))
+        .filter(|w| {
+            [w.x0, w.y0, w.x1, w.y1]
+                .iter()
+                .all(|v| v.to_f64().is_finite())
+        })
         .collect();
     let mut pairs = Vec::new();
     let any = |g: &mut Gen| F::from_f64(g.int(8));
@@ -678,13 +910,23 @@ fn sight_case<F: Real>(seed: u64) -> [usize; 3] {
                 let (ex, ey) = (w.x1 - w.x0, w.y1 - w.y0);
                 let k = F::from_f64(g.pick(&[0.0, 1.0, 2.0, -1.0]));
                 let m = F::from_f64(g.pick(&[0.5, 1.0, 3.0]));
-                Segment::new(w.x0 + k * ex, w.y0 + k * ey, w.x0 + (k + m) * ex, w.y0 + (k + m) * ey)
+                Segment::new(
+                    w.x0 + k * ex,
+                    w.y0 + k * ey,
+                    w.x0 + (k + m) * ex,
+                    w.y0 + (k + m) * ey,
+                )
             }
             3 if !finite.is_empty() => {
                 // From a point inside a wall (its midpoint when exact).
                 let w = g.pick(&finite);
                 let half = F::from_f64(0.5);
-                Segment::new(w.x0 + half * (w.x1 - w.x0), w.y0 + half * (w.y1 - w.y0), any(g), any(g))
+                Segment::new(
+                    w.x0 + half * (w.x1 - w.x0),
+                    w.y0 + half * (w.y1 - w.y0),
+                    any(g),
+                    any(g),
+                )
             }
             4 => {
                 let (x, y) = (any(g), any(g));
@@ -708,11 +950,18 @@ fn sight_case<F: Real>(seed: u64) -> [usize; 3] {
 fn line_of_sight_against_the_exact_reference() {
     let mut counts = [0; 3];
     for seed in 0..400 {
-        for (k, c) in sight_case::<f32>(seed).iter().chain(&sight_case::<f64>(seed)).enumerate() {
+        for (k, c) in sight_case::<f32>(seed)
+            .iter()
+            .chain(&sight_case::<f64>(seed))
+            .enumerate()
+        {
             counts[k % 3] += c;
         }
     }
-    assert!(counts.iter().all(|&c| c > 1000), "visible / blocked / invalid: {counts:?}");
+    assert!(
+        counts.iter().all(|&c| c > 1000),
+        "visible / blocked / invalid: {counts:?}"
+    );
 }
 
 proptest! {
@@ -750,11 +999,18 @@ fn line_of_sight_named_cases() {
     ];
     for (k, &(p, ends, want)) in cases.iter().enumerate() {
         let pairs = Segments::from_rows(&[Segment::new(p[0], p[1], p[2], p[3])]);
-        assert_eq!(sight_all(&scene, &pairs, ends), vec![want], "case {k} {p:?}");
+        assert_eq!(
+            sight_all(&scene, &pairs, ends),
+            vec![want],
+            "case {k} {p:?}"
+        );
         check_sight(&walls, &pairs);
     }
     // Huge and tiny f64 coordinates go through rationals.
-    let walls = Segments::<f64>::from_rows(&[Segment::new(1e300, -1e300, 1e300, 1e300), Segment::new(1e-310, -1.0, 1e-310, 1.0)]);
+    let walls = Segments::<f64>::from_rows(&[
+        Segment::new(1e300, -1e300, 1e300, 1e300),
+        Segment::new(1e-310, -1.0, 1e-310, 1.0),
+    ]);
     let pairs = Segments::from_rows(&[
         Segment::new(0.0, 0.0, 2e300, 0.0),
         Segment::new(0.0, 0.0, 1e-310, 0.0),
@@ -773,7 +1029,12 @@ fn line_of_sight_in_a_city_at_threads() {
     let pairs: Vec<Segment<f32>> = (0..2500)
         .map(|_| {
             let (x, y) = (g.unit() as f32 * side, g.unit() as f32 * side);
-            Segment::new(x, y, x + (g.unit() as f32 - 0.5) * 40.0, y + (g.unit() as f32 - 0.5) * 40.0)
+            Segment::new(
+                x,
+                y,
+                x + (g.unit() as f32 - 0.5) * 40.0,
+                y + (g.unit() as f32 - 0.5) * 40.0,
+            )
         })
         .collect();
     let pairs = Segments::from_rows(&pairs);
@@ -781,7 +1042,10 @@ fn line_of_sight_in_a_city_at_threads() {
     assert!(counts[0] > 1000 && counts[1] > 1000, "{counts:?}");
     let one = sight_all(&scene, &pairs, ALL_ENDS[0]);
     for threads in [2, 3] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         assert_eq!(pool.install(|| sight_all(&scene, &pairs, ALL_ENDS[0])), one);
     }
 }
@@ -799,7 +1063,15 @@ fn lidar_equals_its_rays_cast() {
     let (x, y, h): (Vec<f32>, Vec<f32>, Vec<f32>) = (
         (0..p).map(|_| (g.unit() * side) as f32).collect(),
         (0..p).map(|_| (g.unit() * side) as f32).collect(),
-        (0..p).map(|k| if k == 3 { f32::NAN } else { (g.unit() * 7.0 - 3.5) as f32 }).collect(),
+        (0..p)
+            .map(|k| {
+                if k == 3 {
+                    f32::NAN
+                } else {
+                    (g.unit() * 7.0 - 3.5) as f32
+                }
+            })
+            .collect(),
     );
     let angles: Vec<f32> = (0..101).map(|k| (k as f32 / 101.0 - 0.5) * 6.0).collect();
     let poses = PosesRef::new(&x, &y, &h).unwrap();
@@ -809,13 +1081,32 @@ fn lidar_equals_its_rays_cast() {
     let r = rays.as_ref().ray(5 * 101 + 17);
     let (sh, ch) = (h[5] as f64).sin_cos();
     let (sa, ca) = (angles[17] as f64).sin_cos();
-    assert_eq!((r.ox, r.oy, r.dx, r.dy), (x[5], y[5], (ch * ca - sh * sa) as f32, (sh * ca + ch * sa) as f32));
+    assert_eq!(
+        (r.ox, r.oy, r.dx, r.dy),
+        (
+            x[5],
+            y[5],
+            (ch * ca - sh * sa) as f32,
+            (sh * ca + ch * sa) as f32
+        )
+    );
     for max_range in [f32::INFINITY, 12.5] {
         let want = brute(&rays, &walls, max_range);
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let got = pool.install(|| run(rays.len(), |o| scene.lidar(&poses, &angles, max_range, o).unwrap()));
-            assert!(want == got, "{}", first_difference(&want, &got, &rays, &walls));
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let got = pool.install(|| {
+                run(rays.len(), |o| {
+                    scene.lidar(&poses, &angles, max_range, o).unwrap()
+                })
+            });
+            assert!(
+                want == got,
+                "{}",
+                first_difference(&want, &got, &rays, &walls)
+            );
         }
         assert!(want.index.iter().filter(|&&k| k != NO_HIT).count() > rays.len() / 3);
     }
@@ -830,31 +1121,59 @@ fn bad_input_is_an_error() {
     let scene = Scene::new(&walls).unwrap();
     let rays = SceneKind::City.rays::<f64>(50, 10, 2);
     let mut short = vec![0.0; 9];
-    let out = SegmentsCastOutput { t: Some(&mut short), ..Default::default() };
-    assert!(matches!(scene.cast(&rays.as_ref(), f64::INFINITY, out), Err(Error::LengthMismatch { what: "t", .. })));
+    let out = SegmentsCastOutput {
+        t: Some(&mut short),
+        ..Default::default()
+    };
+    assert!(matches!(
+        scene.cast(&rays.as_ref(), f64::INFINITY, out),
+        Err(Error::LengthMismatch { what: "t", .. })
+    ));
     for t_max in [f64::NAN, -1.0] {
-        assert!(matches!(scene.cast(&rays.as_ref(), t_max, SegmentsCastOutput::default()), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            scene.cast(&rays.as_ref(), t_max, SegmentsCastOutput::default()),
+            Err(Error::InvalidArgument(_))
+        ));
         assert!(scene.cast_one(&rays.as_ref().ray(0), t_max).is_err());
-        assert!(scene.any_hit(&rays.as_ref(), t_max, &mut [false; 10]).is_err());
+        assert!(scene
+            .any_hit(&rays.as_ref(), t_max, &mut [false; 10])
+            .is_err());
     }
-    assert!(scene.any_hit(&rays.as_ref(), 1.0, &mut [false; 11]).is_err());
-    assert!(scene.line_of_sight(&walls.as_ref(), SightEnds::default(), &mut [0u8; 3]).is_err());
+    assert!(scene
+        .any_hit(&rays.as_ref(), 1.0, &mut [false; 11])
+        .is_err());
+    assert!(scene
+        .line_of_sight(&walls.as_ref(), SightEnds::default(), &mut [0u8; 3])
+        .is_err());
     assert!(PosesRef::new(&[0.0f64; 3], &[0.0; 2], &[0.0; 3]).is_err());
     let poses = PosesRef::new(&[0.0f64; 3], &[0.0; 3], &[0.0; 3]).unwrap();
     let mut t = vec![0.0; 8];
-    let out = SegmentsCastOutput { t: Some(&mut t), ..Default::default() };
+    let out = SegmentsCastOutput {
+        t: Some(&mut t),
+        ..Default::default()
+    };
     assert!(scene.lidar(&poses, &[0.0, 1.0, 2.0], 5.0, out).is_err());
-    assert!(scene.lidar(&poses, &[0.0], f64::NAN, SegmentsCastOutput::default()).is_err());
+    assert!(scene
+        .lidar(&poses, &[0.0], f64::NAN, SegmentsCastOutput::default())
+        .is_err());
     // An empty scene and empty batches are fine.
     let empty = Scene::<f32>::new(&Segments::new()).unwrap();
     assert!(empty.is_empty());
-    let hit = empty.cast_one(&Ray::new(0.0, 0.0, 1.0, 0.0), f32::INFINITY).unwrap();
+    let hit = empty
+        .cast_one(&Ray::new(0.0, 0.0, 1.0, 0.0), f32::INFINITY)
+        .unwrap();
     assert_eq!(hit.index, NO_HIT);
     let none = Rays::<f32>::from_rows(&[]);
-    empty.cast(&none.as_ref(), 1.0, SegmentsCastOutput::default()).unwrap();
+    empty
+        .cast(&none.as_ref(), 1.0, SegmentsCastOutput::default())
+        .unwrap();
     let mut out = [9u8; 1];
-    empty.line_of_sight(&Segments::from_rows(&[Segment::new(0.0f32, 0.0, 1.0, 1.0)]).as_ref(), SightEnds::default(), &mut out).unwrap();
+    empty
+        .line_of_sight(
+            &Segments::from_rows(&[Segment::new(0.0f32, 0.0, 1.0, 1.0)]).as_ref(),
+            SightEnds::default(),
+            &mut out,
+        )
+        .unwrap();
     assert_eq!(out, [SIGHT_VISIBLE]);
 }
-
-

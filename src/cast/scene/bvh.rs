@@ -193,7 +193,8 @@ impl<F: Real> Bvh<F> {
                 (r.sy.to_f64() + r.y1.to_f64()) * 0.5,
             )
         };
-        let (mut lx, mut ly, mut hx, mut hy) = (f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY);
+        let (mut lx, mut ly, mut hx, mut hy) =
+            (f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY);
         for r in &rows {
             let (x, y) = mid(r);
             lx = lx.min(x);

@@ -38,7 +38,9 @@ pub struct SightEnds {
 #[inline(always)]
 fn tame(x: f64) -> bool {
     let a = x.abs();
-    a == 0.0 || (a >= f64::from_bits(0x26f0_0000_0000_0000) && a <= f64::from_bits(0x58f0_0000_0000_0000))
+    a == 0.0
+        || (a >= f64::from_bits(0x26f0_0000_0000_0000)
+            && a <= f64::from_bits(0x58f0_0000_0000_0000))
 }
 
 /// The exact orientation of `c` against the line `a → b`: `Greater` counter-clockwise,
@@ -53,7 +55,9 @@ pub(crate) fn orient(a: P, b: P, c: P) -> Ordering {
         );
         return v.partial_cmp(&0.0).unwrap_or(Ordering::Equal);
     }
-    let q = |x: f64| BigRational::from_float(x).unwrap_or_else(|| BigRational::from_integer(BigInt::from(0)));
+    let q = |x: f64| {
+        BigRational::from_float(x).unwrap_or_else(|| BigRational::from_integer(BigInt::from(0)))
+    };
     let (ax, ay, bx, by, cx, cy) = (q(a.0), q(a.1), q(b.0), q(b.1), q(c.0), q(c.1));
     let det = (&bx - &ax) * (&cy - &ay) - (&by - &ay) * (&cx - &ax);
     det.cmp(&BigRational::from_integer(BigInt::from(0)))
@@ -65,7 +69,10 @@ pub(crate) fn blocks(a: P, b: P, c: P, d: P, ends: SightEnds) -> bool {
     let o1 = orient(a, b, c);
     if c == d {
         let inside = |v: f64, p: f64, q: f64| p.min(q) <= v && v <= p.max(q);
-        return o1 == Ordering::Equal && inside(c.0, a.0, b.0) && inside(c.1, a.1, b.1) && !excluded(c);
+        return o1 == Ordering::Equal
+            && inside(c.0, a.0, b.0)
+            && inside(c.1, a.1, b.1)
+            && !excluded(c);
     }
     let o2 = orient(a, b, d);
     if o1 == Ordering::Equal && o2 == Ordering::Equal {
@@ -79,7 +86,13 @@ pub(crate) fn blocks(a: P, b: P, c: P, d: P, ends: SightEnds) -> bool {
         return match lo.partial_cmp(&hi) {
             Some(Ordering::Less) => true,
             Some(Ordering::Equal) => {
-                let p = if at(a) == lo { a } else if at(b) == lo { b } else { return true };
+                let p = if at(a) == lo {
+                    a
+                } else if at(b) == lo {
+                    b
+                } else {
+                    return true;
+                };
                 !excluded(p)
             }
             _ => false,
@@ -106,8 +119,17 @@ mod tests {
     fn tame_range_and_rational_fallback_agree() {
         assert!(tame(0.0) && tame(1.0) && tame(-3e100) && !tame(1e300) && !tame(1e-300));
         let huge = 1e300;
-        assert_eq!(orient((0.0, 0.0), (huge, huge), (2.0 * huge, 2.0 * huge)), Ordering::Equal);
-        assert_eq!(orient((0.0, 0.0), (huge, 0.0), (1.0, 1e-300)), Ordering::Greater);
-        assert_eq!(orient((0.0, 0.0), (1.0, 0.0), (0.5, -1e-300)), Ordering::Less);
+        assert_eq!(
+            orient((0.0, 0.0), (huge, huge), (2.0 * huge, 2.0 * huge)),
+            Ordering::Equal
+        );
+        assert_eq!(
+            orient((0.0, 0.0), (huge, 0.0), (1.0, 1e-300)),
+            Ordering::Greater
+        );
+        assert_eq!(
+            orient((0.0, 0.0), (1.0, 0.0), (0.5, -1e-300)),
+            Ordering::Less
+        );
     }
 }
