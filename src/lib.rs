@@ -121,7 +121,7 @@ pub use buffers::{
 pub use cast::{
     visibility_polygon, visibility_polygons, VisibilityPolygons, VisibilityScratch, VisibilityWalls,
 };
-pub use cast::{ConvexPolygon, InsideMode, Ray, Rays, RaysRef, Scene, NO_HIT};
+pub use cast::{ConvexPolygon, InsideMode, PosesRef, Ray, Rays, RaysRef, Scene, SightEnds, NO_HIT};
 pub use error::Error;
 pub use geom::{Axis, Class, Rect, Segment};
 pub use grid::{Grid, GridOptions, Lines, Piece, PieceBlocks, PieceColumns};

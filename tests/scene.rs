@@ -32,9 +32,6 @@ struct Answers {
     ny: Vec<u64>,
 }
 
-/// Walls, rays, `t_max` and the expected wall index per ray.
-type Case = (Segments<f64>, Rays<f64>, f64, Vec<u32>);
-
 fn run<F: Real>(n: usize, f: impl FnOnce(SegmentsCastOutput<'_, F>)) -> Answers {
     let (mut t, mut s, mut nx, mut ny) = (
         vec![F::ZERO; n],
@@ -534,6 +531,7 @@ fn named_cases() {
     };
     let inf = f64::INFINITY;
     // (walls, rays, t_max, expected indices)
+    type Case = (Segments<f64>, Rays<f64>, f64, Vec<u32>);
     let cases: Vec<Case> = vec![
         // Through a shared vertex: both walls at t = 1; the lower index wins, whichever is
         // built first.

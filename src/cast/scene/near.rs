@@ -15,7 +15,7 @@
 //!         |n_b · (P1 − P0)| of the bucket
 //! query:  the ray's line clipped to the scene's box widened by β; for each bucket within
 //!         w of the ray's ψ, the offsets n_b · X of that piece of line widened by β + ext_b:
-//!         the walls whose key lies in it (a binary search, then a scan)
+//!         the walls whose key lies in it (a binary search over every 16th key, then a scan)
 //! ```
 //!
 //! Offsets are computed in `f64` and keys kept in the walls' precision; the caller's `β`
@@ -23,7 +23,6 @@
 
 use super::super::ray_segments::Row;
 use crate::real::Real;
-use core::cmp::Ordering;
 
 /// The pseudo-angle of the direction `(x, y)` modulo π, in `[0, 2]` (`2` only where rounding
 /// meets the wrap-around, the same direction as `0`); NaN for `(0, 0)`.
@@ -50,7 +49,13 @@ pub(crate) struct Near<F> {
     slot: Vec<u32>,
     /// The largest `|n_b · (P1 − P0)|` of each bucket.
     ext: Vec<f64>,
+    /// `key[FENCE·i]`: a binary search runs over these (a few cache lines for the whole
+    /// index), then one line of keys.
+    fence: Vec<F>,
 }
+
+/// Keys per fence entry: one cache line of `f32` keys.
+const FENCE: usize = 16;
 
 impl<F: Real> Near<F> {
     /// The unit normal of bucket `b`'s middle direction.
@@ -76,6 +81,7 @@ impl<F: Real> Near<F> {
             key: Vec::new(),
             slot: Vec::new(),
             ext: vec![0.0; nb],
+            fence: Vec::new(),
         };
         let buckets: Vec<u32> = rows
             .iter()
@@ -116,6 +122,7 @@ impl<F: Real> Near<F> {
         }
         near.key = entries.iter().map(|e| e.0).collect();
         near.slot = entries.iter().map(|e| e.1).collect();
+        near.fence = near.key.iter().step_by(FENCE).copied().collect();
         near
     }
 
@@ -152,8 +159,7 @@ impl<F: Real> Near<F> {
                 tb = tb.min(t1.max(t2));
             }
         }
-        // Empty, or NaN: no wall.
-        if !matches!(ta.partial_cmp(&tb), Some(Ordering::Less | Ordering::Equal)) {
+        if ta > tb || ta.is_nan() || tb.is_nan() {
             return;
         }
         let psi = pseudo_angle(dx, dy);
@@ -173,12 +179,22 @@ impl<F: Real> Near<F> {
             let (pa, pb) = (p0 + ta * pd, p0 + tb * pd);
             let reach = beta + self.ext[b];
             let (klo, khi) = (pa.min(pb) - reach, pa.max(pb) + reach);
-            let first = lo + self.key[lo..hi].partition_point(|k| k.to_f64() < klo);
-            for (k, &s) in self.key[first..hi].iter().zip(&self.slot[first..hi]) {
-                if k.to_f64() > khi {
+            // The fence entries inside the bucket, then the keys from the last one below klo.
+            let (f_lo, f_hi) = (lo.div_ceil(FENCE), (hi - 1) / FENCE + 1);
+            let below = self.fence[f_lo..f_hi.max(f_lo)].partition_point(|k| k.to_f64() < klo);
+            let from = if below == 0 {
+                lo
+            } else {
+                (f_lo + below - 1) * FENCE
+            };
+            for (k, &s) in self.key[from..hi].iter().zip(&self.slot[from..hi]) {
+                let k = k.to_f64();
+                if k > khi {
                     break;
                 }
-                f(s);
+                if k >= klo {
+                    f(s);
+                }
             }
         }
     }
@@ -189,6 +205,7 @@ impl<F: Real> Near<F> {
             + self.key.capacity() * core::mem::size_of::<F>()
             + self.slot.capacity() * 4
             + self.ext.capacity() * 8
+            + self.fence.capacity() * core::mem::size_of::<F>()
     }
 }
 
