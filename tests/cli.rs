@@ -378,7 +378,7 @@ fn usage_errors_exit_2() {
         (vec![], "--rect"),
         (
             vec!["--rect", "0,0,1,1", "--threads", "0"],
-            "0 is not in 1..=65535",
+            "expected a count from 1 to 65535",
         ),
         (vec!["--rect", "0,0,1,1", "--threads", "two"], "--threads"),
     ];
