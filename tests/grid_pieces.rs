@@ -356,17 +356,7 @@ fn snap_to<F: Real>(g: &Grid<F>, mut p: [f64; 4], snap: [bool; 4]) -> [f64; 4] {
 /// tiny piece at a vertex passed at a distance of an ulp).
 fn near_ulp_scenes<F: Real>() {
     let mut rng = SplitMix64::new(29);
-    let nudge = |v: f64, k: i64| {
-        let mut x = F::from_f64(v);
-        for _ in 0..k.unsigned_abs() {
-            x = if k > 0 {
-                x.next_up()
-            } else {
-                -((-x).next_up())
-            };
-        }
-        x.to_f64()
-    };
+    let nudge = nudge::<F>;
     for (g_index, g) in grids::<F>().iter().enumerate() {
         let xs: Vec<f64> = g.xs().iter().map(|v| v.to_f64()).collect();
         let ys: Vec<f64> = g.ys().iter().map(|v| v.to_f64()).collect();
