@@ -239,6 +239,35 @@ proptest! {
     }
 }
 
+/// Cases the proptest above found: a segment near `2^1021` against a polygon too small to be
+/// stored scaled, where `f0 − f1` overflowed and the segment was reported crossing at `t = 0`.
+#[test]
+fn huge_segments_against_small_polygons() {
+    check_seed_at_scale::<f64>(0xe978b704f1029e8c, true).unwrap();
+    let m = f64::MAX;
+    let polys = [
+        vec![(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)],
+        vec![(-3e306, -1e306), (4e306, 0.0), (0.0, 5e306)],
+    ];
+    let segs = [
+        Segment::new(-m, 0.5, m, 0.5),
+        Segment::new(-m, -m, m, m),
+        Segment::new(m, -m, -m, m),
+        Segment::new(0.5, m, 0.5, -m),
+        Segment::new(0.25, 0.25, m, -m),
+        Segment::new(-m, 0.5, 0.5, 0.5),
+        Segment::new(2.3e307, -3e307, -2.8e307, 3.4e307),
+        Segment::new(-m, m, m, m),
+    ];
+    for v in &polys {
+        let poly = ConvexPolygon::new(v).unwrap();
+        for s in &segs {
+            let c = clip_polygon_one(&poly, s);
+            check(v, s, false, &c, &clipped_one(&poly, s)).unwrap();
+        }
+    }
+}
+
 /// Segments against the square with corners at ±2^1023 (its sides' differences overflow) and
 /// at ±1e308: classes and ends against the exact reference, the clipped points finite and on
 /// the cutting edge.

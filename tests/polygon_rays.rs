@@ -298,6 +298,37 @@ proptest! {
     }
 }
 
+/// Rays whose origin or direction is near `f64::MAX` against polygons too small to be stored
+/// scaled: `E × D` and `O − V` would overflow at the polygon's own scale. Checked against the
+/// exact reference, in both inside modes.
+#[test]
+fn huge_rays_against_small_polygons() {
+    let m = f64::MAX;
+    let polys = [
+        vec![(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)],
+        vec![(-3e306, -1e306), (4e306, 0.0), (0.0, 5e306)],
+    ];
+    let rays = [
+        Ray::new(-m, 0.5, m, 0.0),
+        Ray::new(-m, -m, m, m),
+        Ray::new(0.25, 0.25, m, -m),
+        Ray::new(0.5, m, 0.0, -m),
+        Ray::new(m, 0.5, -1.0, 0.0),
+        Ray::new(-m, m, m, -m),
+        Ray::new(1e308, -1e308, -1e308, 1e308),
+        Ray::new(-m, 0.5, m, 1e-300),
+    ];
+    for v in &polys {
+        let poly = ConvexPolygon::new(v).unwrap();
+        for ray in &rays {
+            for mode in [InsideMode::Origin, InsideMode::Exit] {
+                let hit = cast_polygon_one(&poly, ray, f64::INFINITY, mode).unwrap();
+                check(v, ray, f64::INFINITY, false, mode, &hit).unwrap();
+            }
+        }
+    }
+}
+
 /// The square with corners at ±2^1023 (±8.99e307): every difference of two corners overflows
 /// `f64`. Rays from inside, from outside, through a corner and missing, against the exact
 /// reference (grid-exact: every answer here is a power of two or a small multiple of one).

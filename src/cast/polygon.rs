@@ -13,7 +13,9 @@
 //! two before the cross products: a parameter `t` is a ratio of two such products, so it does
 //! not change, and no difference or product overflows, whatever the finite inputs. (At that
 //! scale input coordinates below `2^-1017` lose their last bits; polygons of every other size
-//! are not scaled.)
+//! are not scaled.) A smaller polygon met by a segment or ray with a coordinate beyond `2^1019`
+//! is scaled the same way in that lane alone ([`ConvexPolygon::lane_scale`]), so a huge input
+//! against a small polygon overflows nothing either.
 //!
 //! Repeated consecutive vertices (also a closing copy of the first vertex) are dropped; their
 //! zero-length edges have no normal and are never reported. What is refused, with
@@ -26,7 +28,7 @@
 //! square with corners at `±1e308` is a polygon, and a thin triangle is not "on one line".
 
 use crate::error::Error;
-use crate::real::Real;
+use crate::real::{Lane, Real};
 
 /// A convex polygon, ready for ray casts ([`cast_polygon`](super::cast_polygon)) and
 /// Cyrus–Beck clipping ([`clip_polygon`](super::clip_polygon)).
@@ -212,6 +214,24 @@ impl<F: Real> ConvexPolygon<F> {
     pub fn scale(&self) -> F {
         self.scale
     }
+
+    /// Per lane, the power of two a kernel multiplies both the input and `V` by when this
+    /// polygon is stored unscaled but some lane's input has a coordinate beyond `2^(emax − 4)`
+    /// (a huge segment or ray against a small polygon): [`HUGE_SCALE`] in those lanes, 1 in the
+    /// others. `None` (the common case) when no lane needs it; the kernels then run on
+    /// [`ConvexPolygon::scale`] alone.
+    #[inline(always)]
+    pub(crate) fn lane_scale<L: Lane<Scalar = F>>(&self, coords: [L; 4]) -> Option<L> {
+        if self.scale != F::ONE {
+            return None;
+        }
+        let bound = L::splat(F::from_f64(huge_bound::<F>()));
+        let big = coords
+            .into_iter()
+            .map(|c| bound.lt(c.abs()))
+            .reduce(|a, b| a | b)?;
+        L::any(big).then(|| L::select(big, L::splat(F::from_f64(HUGE_SCALE)), L::splat(F::ONE)))
+    }
 }
 
 /// `2^-5`, the scale of a polygon with a coordinate beyond `2^(emax − 4)` (`2^1019` in `f64`,
@@ -220,13 +240,28 @@ impl<F: Real> ConvexPolygon<F> {
 /// `f0 − f1` of a segment below `2^emax`.
 const HUGE_SCALE: f64 = 1.0 / 32.0;
 
-/// [`HUGE_SCALE`] for a polygon with a coordinate beyond `2^(emax − 4)`, else 1.
-fn scale_of<F: Real>(vertices: &[(F, F)]) -> f64 {
-    let huge = if core::mem::size_of::<F>() == 4 {
+/// A vertex as a kernel uses it: times the lane's scale where [`ConvexPolygon::lane_scale`]
+/// gave one.
+#[inline(always)]
+pub(crate) fn scaled_vertex<L: Lane>(vx: L, vy: L, lane: Option<L>) -> (L, L) {
+    match lane {
+        Some(k) => (vx * k, vy * k),
+        None => (vx, vy),
+    }
+}
+
+/// `2^(emax − 4)`: `2^1019` in `f64`, `2^123` in `f32`.
+fn huge_bound<F: Real>() -> f64 {
+    if core::mem::size_of::<F>() == 4 {
         2f64.powi(123)
     } else {
         2f64.powi(1019)
-    };
+    }
+}
+
+/// [`HUGE_SCALE`] for a polygon with a coordinate beyond `2^(emax − 4)`, else 1.
+fn scale_of<F: Real>(vertices: &[(F, F)]) -> f64 {
+    let huge = huge_bound::<F>();
     let big = vertices
         .iter()
         .any(|(x, y)| x.to_f64().abs() > huge || y.to_f64().abs() > huge);

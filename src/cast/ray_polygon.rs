@@ -18,7 +18,7 @@
 //! grid, rounding decides between the two, and either is a real edge. An entering `t` that
 //! underflows becomes the smallest subnormal, so `t = 0` is reported only for an origin inside.
 
-use super::polygon::ConvexPolygon;
+use super::polygon::{scaled_vertex, ConvexPolygon};
 use super::{
     check_opt, check_t_max, drive, put, split_opt, RayLanes, RayQuery, RaysRef, SplitOutput, NO_HIT,
 };
@@ -120,7 +120,9 @@ fn cast_lanes<L: Lane>(
     let mut miss = !inside;
     // The polygon's scale (1, or a power of two below 1 for a huge polygon): `t` is a ratio of
     // two products that both scale by it.
-    let sc = L::splat(p.scale());
+    // A huge ray against a small polygon scales both in its lane (`lane_scale`).
+    let lane = p.lane_scale([ray.ox, ray.oy, ray.dx, ray.dy]);
+    let sc = lane.unwrap_or(L::splat(p.scale()));
     let (ox, oy, dx, dy) = (ray.ox * sc, ray.oy * sc, ray.dx * sc, ray.dy * sc);
     // Edges are kept in increasing input index, so "first strictly better" is "lowest index".
     let edges = (p.vx.iter().zip(&p.vy))
@@ -128,7 +130,8 @@ fn cast_lanes<L: Lane>(
         .zip(p.nx.iter().zip(&p.ny));
     let mut k = L::Scalar::ZERO;
     for (((&vx, &vy), (&ex, &ey)), (&nx, &ny)) in edges {
-        let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
+        let (vx, vy) = scaled_vertex(L::splat(vx), L::splat(vy), lane);
+        let (ex, ey) = (L::splat(ex), L::splat(ey));
         let (j, nx, ny) = (L::splat(k), L::splat(nx), L::splat(ny));
         k = k + L::Scalar::ONE;
         let f0 = ex * (oy - vy) - ey * (ox - vx);

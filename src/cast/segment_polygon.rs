@@ -19,7 +19,7 @@
 //! Clipped segments: an endpoint inside comes back bit for bit; a cut point is `P0 + t·(P1 −
 //! P0)`, which for a slanted edge lies within rounding of the edge, not exactly on it.
 
-use super::polygon::ConvexPolygon;
+use super::polygon::{scaled_vertex, ConvexPolygon};
 use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Segment};
@@ -46,11 +46,14 @@ fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished
     let (mut end_on_entry, mut start_on_exit) = (!valid & valid, !valid & valid);
     // The polygon's scale (1, or a power of two below 1 for a huge polygon): `t` is a ratio of
     // `f`s that all scale by it.
-    let sc = L::splat(p.scale());
+    // A huge segment against a small polygon scales both in its lane (`lane_scale`).
+    let lane = p.lane_scale([s.x0, s.y0, s.x1, s.y1]);
+    let sc = lane.unwrap_or(L::splat(p.scale()));
     let (x0, y0, x1, y1) = (s.x0 * sc, s.y0 * sc, s.x1 * sc, s.y1 * sc);
     let edges = p.vx.iter().zip(&p.vy).zip(p.ex.iter().zip(&p.ey));
     for ((&vx, &vy), (&ex, &ey)) in edges {
-        let (vx, vy, ex, ey) = (L::splat(vx), L::splat(vy), L::splat(ex), L::splat(ey));
+        let (vx, vy) = scaled_vertex(L::splat(vx), L::splat(vy), lane);
+        let (ex, ey) = (L::splat(ex), L::splat(ey));
         let f0 = ex * (y0 - vy) - ey * (x0 - vx);
         let f1 = ex * (y1 - vy) - ey * (x1 - vx);
         let (out0, out1) = (f0.lt(zero), f1.lt(zero));
