@@ -1,4 +1,4 @@
-//! Grid pieces per second (issue 13 part 4): `tracks` (particle tracks of about four cells per
+//! Grid pieces per second: `tracks` (particle tracks of about four cells per
 //! step) through a 1000 × 1000 grid over the unit square, on one and on two threads.
 //!
 //! ```text

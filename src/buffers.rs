@@ -376,8 +376,8 @@ pub(crate) const PREFETCH_MIN: usize = 1 << 18;
 /// Columns of at least [`PREFETCH_MIN`] values are prefetched 2 KiB ahead (behind, going
 /// backward) ([`crate::simd::prefetch`]): the hardware prefetcher alone left `simd-slab` about
 /// 15% below that at 1M and 16M segments (`mixed` 1M: 0.89 -> 1.03 Gseg/s; road-like 16M: 0.76
-/// -> 0.90). The distance follows the kernel's speed: with the kernel of 2026-11-25, 512 bytes
-/// beat 1 KiB (`mixed` 16M, f32: 1.11–1.17 against 0.91–0.97 Gseg/s; 2 and 4 KiB slower); with
+/// -> 0.90). The distance follows the kernel's speed: with a kernel twice as slow per chunk,
+/// 512 bytes beat 1 KiB (`mixed` 16M, f32: 1.11–1.17 against 0.91–0.97 Gseg/s; 2 and 4 KiB slower); with
 /// `slab::slab_fast`, which takes half the time per chunk, 2 KiB beats 512 bytes (`compare`,
 /// alternated, Gseg/s: `mixed` 16M 1.59–1.63 → 1.83–1.85 (1 KiB 1.62–1.73, 4 KiB 1.86–1.93 against
 /// 2.00–2.13 in the same runs), 2M 1.89 → 2.67, 1M 2.87 → 3.45, `road-like` 16M 1.51 → 2.05,

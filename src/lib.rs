@@ -84,17 +84,98 @@
 //!   vertical edges (x) win the tie.
 //! * `t = 0` is always `+0.0`, never `-0.0`.
 //!
+//! ## Every feature in a few lines
+//!
+//! **Batch shapes** ([`shapes`]): rect `i` for segment `i`, N × M hit lists, in place.
+//!
+//! ```
+//! use slabclip::{Algorithm, ClipOutput, Rect, Segment, Segments};
+//!
+//! let segs = Segments::from_rows(&[Segment::new(-1.0f32, 0.5, 2.0, 0.5), Segment::new(0.0, 0.0, 3.0, 3.0)]);
+//! let rects = [Rect::new(0.0, 0.0, 1.0, 1.0)?, Rect::new(2.0, 2.0, 4.0, 4.0)?];
+//! let mut t_entry = vec![0.0f32; 2];
+//! let mut out = ClipOutput { t_entry: Some(&mut t_entry), ..Default::default() };
+//! Algorithm::Auto.clip_pairwise(&rects, &segs, &mut out)?;
+//! assert_eq!(t_entry, [1.0 / 3.0, 2.0 / 3.0]);
+//! let hits = Algorithm::Auto.clip_grid(&rects, &segs); // every (segment, rect) that meets
+//! assert_eq!(hits.iter().map(|h| (h.segment, h.rect)).collect::<Vec<_>>(), [(0, 0), (1, 0), (1, 1)]);
+//! # Ok::<(), slabclip::Error>(())
+//! ```
+//!
+//! **Grid pieces** ([`grid`]): each segment cut into the cells of a regular grid, watertight.
+//!
+//! ```
+//! use slabclip::{Grid, GridOptions, Rect, Segment, Segments};
+//!
+//! let grid = Grid::new(Rect::new(0.0f64, 0.0, 1.0, 1.0)?, 4, 4)?;
+//! let track = Segments::from_rows(&[Segment::new(0.1, 0.1, 0.9, 0.2)]);
+//! let pieces = grid.pieces(&track, &GridOptions::default());
+//! let cells: Vec<_> = pieces.iter().map(|p| (p.ix, p.iy)).collect();
+//! assert_eq!(cells, [(0, 0), (1, 0), (2, 0), (3, 0)]);
+//! assert!(pieces.windows(2).all(|w| w[0].t_exit == w[1].t_entry)); // no gap
+//! # Ok::<(), slabclip::Error>(())
+//! ```
+//!
+//! **Many rects** ([`rect_set`]): the N × M hit list through a broad phase, at N + M + hits.
+//!
+//! ```
+//! use slabclip::{Algorithm, Rect, RectSet, Segment, Segments};
+//!
+//! let zones = vec![Rect::new(0.0f32, 0.0, 1.0, 1.0)?, Rect::new(5.0, 5.0, 6.0, 6.0)?];
+//! let set = RectSet::new(zones.clone())?;
+//! let roads = Segments::from_rows(&[Segment::new(-1.0, 0.5, 9.0, 0.5)]);
+//! assert_eq!(Algorithm::Auto.clip_rect_set(&set, &roads), Algorithm::Auto.clip_grid(&zones, &roads));
+//! # Ok::<(), slabclip::Error>(())
+//! ```
+//!
+//! **Rays** ([`cast`]): against rects, segments (closest hit) and convex polygons.
+//!
+//! ```
+//! use slabclip::cast::{cast_segments, SegmentsCastOutput};
+//! use slabclip::{RaysRef, SegmentsRef};
+//!
+//! let walls = ([2.0f64], [-1.0], [2.0], [1.0]); // x = 2, y ∈ [-1, 1]
+//! let walls = SegmentsRef::new(&walls.0, &walls.1, &walls.2, &walls.3)?;
+//! let (ox, oy, dx, dy) = ([0.0f64], [0.0], [4.0], [0.0]);
+//! let (mut t, mut nx) = (vec![0.0; 1], vec![0.0; 1]);
+//! let out = SegmentsCastOutput { t: Some(&mut t), nx: Some(&mut nx), ..Default::default() };
+//! cast_segments(&RaysRef::new(&ox, &oy, &dx, &dy)?, &walls, f64::INFINITY, out)?;
+//! assert_eq!((t[0], nx[0]), (0.5, -1.0)); // t in units of the direction; normal faces the ray
+//! # Ok::<(), slabclip::Error>(())
+//! ```
+//!
+//! **Scenes** ([`Scene`]): walls indexed once for closest hit, any hit, line of sight and lidar
+//! scans (example in [`cast::scene`]); **visibility polygons** ([`visibility_polygon`], example
+//! in [`cast::visibility`]).
+//!
+//! **Polylines and tiles** ([`polyline`]): LineStrings in the ragged layout, clipped into parts
+//! or cut into the tiles of a grid.
+//!
+//! ```
+//! use slabclip::{Grid, PartOptions, Parts, Polylines, Rect, TileOptions};
+//!
+//! // One line of three vertices, interleaved x, y, and its offsets.
+//! let coords = [-1.0f64, 0.5, 0.5, 0.5, 0.5, 2.0];
+//! let offsets: &[i32] = &[0, 3];
+//! let lines = Polylines::interleaved(&coords, offsets)?;
+//! let mut parts = Parts::new();
+//! lines.clip(&Rect::new(0.0, 0.0, 1.0, 1.0)?, &PartOptions::default(), &mut parts);
+//! assert_eq!(parts.part(0).coords, [0.0, 0.5, 0.5, 0.5, 0.5, 1.0]); // the input vertex kept
+//!
+//! let grid = Grid::new(Rect::new(0.0, 0.0, 1.0, 1.0)?, 2, 2)?;
+//! lines.tiles(&grid, &TileOptions::default(), &mut parts)?;
+//! assert!(parts.iter().all(|p| p.cell.is_some()));
+//! # Ok::<(), slabclip::Error>(())
+//! ```
+//!
 //! ## Layout of the crate
 //!
-//! [`real`] (the two float types and the lane abstraction, as traits) ← [`simd`] (the vector
-//! lanes and the build's SIMD level) ← `scalar.rs` (`f32`, `f64` as lanes); then [`geom`] (rects, segments,
-//! classes) → [`buffers`] (SoA batches and outputs) → [`kernels`] (one file per algorithm,
-//! sharing `kernels/contract.rs`; `auto` and its threads) → [`shapes`] (pairwise, N × M hit
-//! lists, in place), [`rect_set`] (N × M through a broad phase), [`grid`] (pieces in the cells
-//! of a regular grid); [`threads`] says whether they may split a batch across rayon's pool →
-//! [`io`] (files) → the `slabclip` binary.
+//! [`real`] (the float types and the lane abstraction) ← [`simd`] (the vector lanes) ←
+//! `scalar.rs`; then [`geom`] → [`buffers`] → [`kernels`] (one file per algorithm, sharing
+//! `kernels/contract.rs`) → [`shapes`], [`rect_set`], [`grid`], [`polyline`], [`cast`] →
+//! [`io`] → the `slabclip` binary. `ARCHITECTURE.md` has the whole tree.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod buffers;
@@ -137,3 +218,19 @@ pub use real::{Lane, Real};
 pub use rect_set::RectSet;
 pub use shapes::Hit;
 pub use threads::on_calling_thread;
+
+/// The Rust snippets of the README and the guides in `docs/`, compiled and run as doctests so
+/// that they stay true.
+#[cfg(doctest)]
+mod documentation {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/guide/clip.md")]
+    struct Clip;
+    #[doc = include_str!("../docs/guide/grids.md")]
+    struct Grids;
+    #[doc = include_str!("../docs/guide/rect-sets.md")]
+    struct RectSets;
+    #[doc = include_str!("../docs/guide/rays.md")]
+    struct Rays;
+}

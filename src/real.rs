@@ -88,7 +88,7 @@ pub trait Lane:
     /// streams ends with a store fence (`simd::stream_fence`). Panics if `out` is shorter than
     /// `WIDTH`. Only the AVX-512 lanes stream, a whole 64-byte line per store: 32-byte streaming
     /// stores in the AVX2 build (`wide`'s 8 lanes) made `simd-slab` 3× slower at 16M (`mixed`,
-    /// 0.21 against 0.67–0.69 Gseg/s), as 16-byte ones had been slower on 2026-11-24.
+    /// 0.21 against 0.67–0.69 Gseg/s), and 16-byte ones were slower too.
     #[inline(always)]
     fn write_stream(self, out: &mut [Self::Scalar]) {
         self.write(out)

@@ -21,7 +21,7 @@
 //! the exact clip. Segments with a NaN or ±∞ coordinate are `Invalid`, never a hit, and are
 //! skipped; segments whose differences overflow fall back to their bounding box.
 //!
-//! The broad phase was chosen by measurement (`benches/rect_set.rs`, README "Many rects"):
+//! The broad phase was chosen by measurement (`benches/rect_set.rs`, docs/guide/rect-sets.md):
 //! against an R-tree (`rstar`, bulk-loaded, queried with each segment's bounding box, then the
 //! same pairwise clip) on 1M road-like segments × 100K small rects, the query measured about
 //! the same (140 K against 162 K segments/s on one thread, within the noise of that run) and
@@ -44,12 +44,11 @@ use crate::shapes::Hit;
 /// are what threads share out.
 const BLOCK: usize = 4096;
 
-/// A bin is about this many times the mean rect's width and height (README "Many rects").
-/// Measured 2026-11-27 (`cargo bench --bench rect_set`, 1M road-like segments × 100K rects,
+/// A bin is about this many times the mean rect's width and height (docs/guide/rect-sets.md).
+/// Measured (`cargo bench --bench rect_set`, 1M road-like segments × 100K rects,
 /// one thread, three runs, K segments/s): 0.25 → 1,144; **0.5 → 1,241, 1,130, 1,129**; 1 →
 /// 890, 856, 910; 2 → 569, 456, 377. With the one-pass kernel the pairs' clip got cheaper,
-/// and finer bins (fewer candidates per segment) pay; on 2026-11-22, against the older kernel
-/// under a heavy load, 0.5 and 1 had been even (143 and 140).
+/// and finer bins (fewer candidates per segment) pay.
 const BIN_SCALE: f64 = 0.5;
 
 /// The margin of the walk, in ulps of the float type times the coordinates' magnitude: covers

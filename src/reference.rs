@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn an_entry_just_below_one_is_not_one() {
-        // Issue 11's example: P1 is strictly inside, one ulp right of x = 0.25; the exact entry
+        // The far-end example: P1 is strictly inside, one ulp right of x = 0.25; the exact entry
         // 4 / (4 + 2^-25) = 1 − 7.45e-9 rounds to 1 in f32, but must stay below it.
         let r = Rect::new(0.25f32, 0.25, 0.75, 0.75).unwrap();
         let s = Segment::new(-3.75f32, 0.75, 0.250_000_03, 0.749_999_94);

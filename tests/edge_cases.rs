@@ -492,9 +492,8 @@ fn precision_cases<F: TestFloat>() {
         assert_eq!(c.class, Class::Outside);
     }
     // A parameter that underflows to -0 must not lose its sign in the slab's min/max against a
-    // +0 (found by the proptest on 2026-11-24, when the parameters were rounded upward; the
-    // fast path sends chunks with tiny coordinates to the careful path, which makes an
-    // underflow ±TINY). Exit: `P0` a subnormal left of the rect and on the line `y = ymax`,
+    // +0 (a proptest case; the fast path sends chunks with tiny coordinates to the careful
+    // path, which makes an underflow ±TINY). Exit: `P0` a subnormal left of the rect and on the line `y = ymax`,
     // heading away up and left: outside, though `t(xmin)` underflows and `t(ymax)` is +0.
     // (`2^50`: within the fast path's range of differences.)
     let far = F::from_f64(-(2f64.powi(50)));
@@ -642,8 +641,8 @@ fn far_cases<F: TestFloat>() -> Vec<FarCase<F>> {
     let some = |v: [F; 4]| v.map(Some);
     vec![
         FarCase {
-            // Issue 11: x-slab near 4/(4 + u) = 1 − u/4 + …, rounds to 1; y-slab near 0/(−v) = 0.
-            name: "issue 11: from far left into a point one ulp right of the left edge",
+            // x-slab near 4/(4 + u) = 1 − u/4 + …, rounds to 1; y-slab near 0/(−v) = 0.
+            name: "from far left into a point one ulp right of the left edge",
             rect: r1,
             seg: [f(-3.75), h3, q.up(), h3.down()],
             class: Class::Enters,

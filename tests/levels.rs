@@ -1,4 +1,4 @@
-//! The same bits at every SIMD level (issue 11): `simd-slab` (broadcast and pairwise) and ray ×
+//! The same bits at every SIMD level: `simd-slab` (broadcast and pairwise) and ray ×
 //! rect (broadcast and pairwise) on fixed workloads, every output folded into one FNV-1a digest
 //! per precision and compared with a constant. CI runs this file built for plain x86-64 (SSE2,
 //! no FMA: `Lane::mul_plus_zero` emulated), for x86-64-v3 (`wide`'s AVX2) and natively (the

@@ -267,7 +267,7 @@ fn rect_far_end_cases<F: TestFloat>() {
     }
     // Parameters that underflow to ±0 must keep their sign through the slab's min/max (the
     // fast path sends chunks with tiny coordinates to the careful one, which makes them
-    // ±TINY; found for segments by the proptest on 2026-11-24). `D` of 2^50 is in its range.
+    // ±TINY; a proptest case for segments). `D` of 2^50 is in its range.
     let far = f::<F>(-(2f64.powi(50)));
     let thin = Rect::new(F::ZERO, F::ZERO, F::TINY * four, f(2.0)).unwrap();
     for (name, rect, ray, class, t) in [

@@ -1,7 +1,7 @@
 """Clip a segment set stored as many ``.npy`` shards on a Dask cluster, writing result shards.
 
-    python examples/dask_shards.py IN_DIR OUT_DIR --rect 0,0,1,1 [--workers 4]
-    python examples/dask_shards.py IN_DIR OUT_DIR --rect 0,0,1,1 --scheduler tcp://HOST:8786
+    python python/examples/dask_shards.py IN_DIR OUT_DIR --rect 0,0,1,1 [--workers 4]
+    python python/examples/dask_shards.py IN_DIR OUT_DIR --rect 0,0,1,1 --scheduler tcp://HOST:8786
 
 ``IN_DIR`` holds ``*.npy`` files of shape ``(n_i, 4)`` (rows ``x0, y0, x1, y1``, all float32 or
 all float64), taken in name order. For every requested output ``NAME`` the result is written

@@ -102,14 +102,27 @@ class Class(enum.IntEnum):
 
 
 def algorithms() -> list:
-    """The algorithm names ``algorithm=`` accepts: every concrete algorithm, then ``"auto"``."""
+    """The algorithm names ``algorithm=`` accepts: every concrete algorithm, then ``"auto"``.
+
+    Example
+    -------
+    >>> "simd-slab" in algorithms() and algorithms()[-1] == "auto"
+    True
+    """
     return list(_native.algorithms())
 
 
 def info() -> dict:
-    """The version, algorithms, what ``auto`` does, the SIMD level the extension was built for
-    (``simd_built``) and the best this CPU supports (``simd_cpu``), lanes per vector, and the
-    number of threads of rayon's global pool (``threads``)."""
+    """What this build is and runs on: a dict with ``version``, the algorithms and what
+    ``auto`` does, the SIMD level the extension was built for (``simd_built``) and the best this
+    CPU supports (``simd_cpu``), lanes per vector, and the number of threads of rayon's global
+    pool (``threads``).
+
+    Example
+    -------
+    >>> sorted(k for k in info() if k.startswith("simd"))
+    ['simd_built', 'simd_cpu']
+    """
     return dict(_native.info())
 
 
@@ -331,6 +344,16 @@ def clip(
     (uint8 codes of :class:`Class`), ``segments`` (the clipped segments, a NaN row on a miss;
     a Fortran-ordered (N, 4) array when allocated here).
 
+    Raises
+    ------
+    ValueError
+        a wrong shape or length, a bad rect or polygon (naming its row or vertex), an unknown
+        algorithm or output, an ``out=`` array of the wrong shape, dtype or one that overlaps
+        an input, ``threads`` outside 1..=MAX_THREADS. NaN or ±inf coordinates are not errors:
+        they give INVALID.
+    TypeError
+        a non-numeric dtype.
+
     Example
     -------
     >>> r = clip(np.array([[-1.0, 0.5, 0.5, 0.5]]), (0, 0, 1, 1))
@@ -353,9 +376,34 @@ def clip_pairwise(
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]:
-    """Clips segment ``i`` against rect ``i``: ``rects`` is ``(N, 4)`` rows
-    ``xmin, ymin, xmax, ymax`` (converted to the segments' dtype). Outputs as :func:`clip`.
-    A bad rect raises ``ValueError`` naming its row."""
+    """Clips segment ``i`` against rect ``i``.
+
+    Parameters
+    ----------
+    segments : ``(N, 4)`` rows ``x0, y0, x1, y1`` or four named columns, as in :func:`clip`.
+    rects : ``(N, 4)`` rows ``xmin, ymin, xmax, ymax``, converted to the segments' dtype.
+    algorithm, outputs, out, threads : as in :func:`clip`.
+
+    Returns
+    -------
+    dict of arrays, as :func:`clip`: ``t_entry``, ``t_exit``, ``class``, ``segments``.
+
+    Raises
+    ------
+    ValueError
+        a wrong shape or length, a bad rect or polygon (naming its row or vertex), an unknown
+        algorithm or output, an ``out=`` array of the wrong shape, dtype or one that overlaps
+        an input, ``threads`` outside 1..=MAX_THREADS. NaN or ±inf coordinates are not errors:
+        they give INVALID.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> segs = np.array([[-1, .5, 2, .5], [0, 0, 3, 3]], np.float32)
+    >>> clip_pairwise(segs, [[0, 0, 1, 1], [2, 2, 4, 4]])["t_entry"]
+    array([0.33333334, 0.6666667 ], dtype=float32)
+    """
     segs, dt, n = _rows_or_columns(segments, "segments")
     r = _rects(rects, dt)
     result, native, after, written = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
@@ -390,13 +438,40 @@ def clip_grid(
     structured: bool = False,
     threads: Optional[int] = None,
 ):
-    """Every non-empty clip of N segments by M rects (``(M, 4)`` rows), ordered by segment,
-    then rect: every rect is tried for every segment, a cost of N × M (for many rects, see
-    :func:`clip_rect_set`).
+    """Every non-empty clip of N segments by M rects, ordered by segment, then rect.
 
-    Returns a dict of equal-length columns ``segment`` (int64), ``rect`` (int64), ``t_entry``,
-    ``t_exit`` (the segments' dtype) and ``class`` (uint8, never OUTSIDE or INVALID), or with
+    Every rect is tried for every segment, a cost of N × M; for many rects
+    :func:`clip_rect_set` gives the same rows through a broad phase.
+
+    Parameters
+    ----------
+    segments : ``(N, 4)`` rows or four named columns, as in :func:`clip`.
+    rects : ``(M, 4)`` rows ``xmin, ymin, xmax, ymax``, converted to the segments' dtype.
+    algorithm : one of :func:`algorithms`.
+    structured : return one structured array instead of a dict of columns.
+    threads : as in :func:`clip`.
+
+    Returns
+    -------
+    dict of equal-length columns ``segment`` (int64), ``rect`` (int64), ``t_entry``, ``t_exit``
+    (the segments' dtype) and ``class`` (uint8, never OUTSIDE or INVALID); or with
     ``structured=True`` one structured array with those fields.
+
+    Raises
+    ------
+    ValueError
+        a wrong shape or length, a bad rect or polygon (naming its row or vertex), an unknown
+        algorithm or output, an ``out=`` array of the wrong shape, dtype or one that overlaps
+        an input, ``threads`` outside 1..=MAX_THREADS. NaN or ±inf coordinates are not errors:
+        they give INVALID.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> h = clip_grid(np.array([[-1, .5, 9, .5]]), [[0, 0, 1, 1], [5, 5, 6, 6], [2, 0, 3, 1]])
+    >>> h["rect"], h["t_entry"]
+    (array([0, 2]), array([0.1, 0.3]))
     """
     return _hits(segments, rects, algorithm, structured, threads, broad_phase=False)
 
@@ -409,11 +484,32 @@ def clip_rect_set(
     structured: bool = False,
     threads: Optional[int] = None,
 ):
-    """:func:`clip_grid`'s answer (the same rows, in the same order, with the same bits) at a
-    cost that grows as N + M + hits instead of N × M: the rects are put in a uniform bin grid
-    first (the broad phase), and each segment is clipped only by the rects of the bins it
-    passes through. For many rects (sensor zones, footprints, query windows); with a handful,
-    :func:`clip_grid` is as quick.
+    """:func:`clip_grid`'s rows (the same rows in the same order, bit for bit) at a cost
+    that grows as N + M + hits instead of N × M.
+
+    The rects go into a uniform bin grid first (the broad phase), and each segment is clipped
+    only by the rects of the bins it passes through. For many rects (sensor zones, footprints,
+    query windows); with a handful, :func:`clip_grid` is as quick. Parameters, returns and
+    errors as :func:`clip_grid`.
+
+    Raises
+    ------
+    ValueError
+        a wrong shape or length, a bad rect or polygon (naming its row or vertex), an unknown
+        algorithm or output, an ``out=`` array of the wrong shape, dtype or one that overlaps
+        an input, ``threads`` outside 1..=MAX_THREADS. NaN or ±inf coordinates are not errors:
+        they give INVALID.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> segs = workload("road-like", 1000)
+    >>> corners = workload("mostly-inside", 200)[:, :2]
+    >>> rects = np.hstack([corners, corners + 0.05])
+    >>> a, b = clip_rect_set(segs, rects), clip_grid(segs, rects)
+    >>> all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
+    True
     """
     return _hits(segments, rects, algorithm, structured, threads, broad_phase=True)
 
@@ -428,21 +524,45 @@ def grid_pieces(
     structured: bool = False,
     threads: Optional[int] = None,
 ):
-    """The pieces every segment makes in the cells of a regular grid of ``cells = (nx, ny)``
-    cells over ``bounds = (xmin, ymin, xmax, ymax)``, in segment order and along each segment.
+    """The pieces every segment makes in the cells of a regular grid, in segment order and
+    along each segment.
 
     Each piece is bit for bit the clip of its segment by its cell's rect (neighbouring cells
     share one boundary value), so consecutive pieces share their ``t`` exactly: no gap, no
-    overlap. The cost grows with the pieces, not with ``nx × ny``. Cells are closed, so a point
-    on a grid line is in the cells on both sides; ``half_open=True`` makes them ``[lo, hi)``
-    (closed at the grid's upper bounds), so every point is in one cell. ``touches=False``
-    leaves out the TOUCHES pieces (single points, such as a segment passing a cell's corner).
+    overlap; a sliver of a cell near a grid vertex that a per-cell clip could drop is kept as
+    CROSSES. The cost grows with the pieces, not with ``nx × ny``.
 
-    Returns a dict of equal-length columns ``segment``, ``ix``, ``iy`` (int64), ``t_entry``,
-    ``t_exit`` (the segments' dtype) and ``class`` (uint8), or with ``structured=True`` one
-    structured array with those fields: what ``slabclip clip --grid ... --cells ...`` writes.
-    ``nx`` and ``ny`` are integers from 1 to ``MAX_CELLS_PER_AXIS`` (2^24); a bad grid raises
-    ``ValueError``.
+    Parameters
+    ----------
+    segments : ``(N, 4)`` rows or four named columns, as in :func:`clip`.
+    bounds : ``(xmin, ymin, xmax, ymax)`` of the grid.
+    cells : ``(nx, ny)``, integers from 1 to 2^24.
+    half_open : cells ``[lo, hi)`` (closed at the grid's upper bounds), so every point is in
+        one cell; by default cells are closed and a point on a grid line is in the cells on
+        both sides.
+    touches : keep the TOUCHES pieces (single points, such as a segment passing a corner).
+    structured : return one structured array instead of a dict of columns.
+    threads : as in :func:`clip`.
+
+    Returns
+    -------
+    dict of equal-length columns ``segment``, ``ix``, ``iy`` (int64), ``t_entry``, ``t_exit``
+    (the segments' dtype) and ``class`` (uint8): what ``slabclip clip --grid ... --cells ...``
+    writes. Segments with NaN or ±inf make no pieces.
+
+    Raises
+    ------
+    ValueError
+        a bad grid (non-finite or reversed bounds, zero or too many cells, cells too narrow
+        for the dtype), a wrong shape, ``threads`` out of range.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> p = grid_pieces(np.array([[0.1, 0.1, 0.9, 0.2]]), (0, 0, 1, 1), (4, 4))
+    >>> p["ix"], p["iy"]
+    (array([0, 1, 2, 3]), array([0, 0, 0, 0]))
     """
     segs, dt, _ = _rows_or_columns(segments, "segments")
     b = _rect(bounds)
@@ -465,11 +585,35 @@ def clip_in_place(
     """Clips segments against one rect and writes each clipped segment over the input (a NaN
     row on a miss).
 
-    ``segments`` must be a writeable float32/float64 ``(N, 4)`` array (any order: C and Fortran
-    order are clipped where they are, other layouts through one temporary) or a dict of four
-    writeable contiguous 1-D columns ``{"x0": ..., "y0": ..., "x1": ..., "y1": ...}``. Returns
-    the class codes when ``return_class`` or ``class_out`` (a ``(N,)`` uint8 array to write
-    into) is given, else None.
+    Parameters
+    ----------
+    segments : a writeable float32/float64 ``(N, 4)`` array (C and Fortran order are clipped
+        where they are, other layouts through one temporary), or a dict of four writeable
+        contiguous 1-D columns ``{"x0": ..., "y0": ..., "x1": ..., "y1": ...}``.
+    rect : ``(xmin, ymin, xmax, ymax)``.
+    algorithm, threads : as in :func:`clip`.
+    return_class : also return the class codes.
+    class_out : a ``(N,)`` uint8 array to write the class codes into.
+
+    Returns
+    -------
+    the class codes when ``return_class`` or ``class_out`` is given, else None.
+
+    Raises
+    ------
+    TypeError
+        not a numpy array (or dict of arrays), or not float32/float64.
+    ValueError
+        a read-only array, a wrong shape, a bad rect, ``class_out`` of the wrong length or
+        overlapping the segments.
+
+    Example
+    -------
+    >>> a = np.array([[-1.0, 0.5, 0.5, 0.5], [2.0, 2.0, 3.0, 3.0]])
+    >>> clip_in_place(a, (0, 0, 1, 1), return_class=True)
+    array([2, 0], dtype=uint8)
+    >>> a[0]
+    array([0. , 0.5, 0.5, 0.5])
     """
     cols = _columns(segments, _SEGMENT_COLUMNS, "segments")
     if cols is not None:
@@ -538,14 +682,38 @@ def cast_rect(
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]:
-    """Rays ``O + t·D``, ``t ∈ [0, t_max]`` (rows ``ox, oy, dx, dy``, or a dict of those four
-    columns) against a
-    rect: one ``(xmin, ymin, xmax, ymax)`` for every ray, or an ``(N, 4)`` array, rect ``i``
-    for ray ``i``.
+    """Rays ``O + t·D``, ``t ∈ [0, t_max]``, against a rect.
 
-    Returns ``t_entry`` (``0`` exactly iff the origin is in the closed rect), ``t_exit`` (at
-    most ``t_max``), NaN on a miss, and ``class`` codes with ``t_max`` in the place of 1.
-    ``D = (0, 0)`` or a non-finite ray is INVALID.
+    Parameters
+    ----------
+    rays : ``(N, 4)`` rows ``ox, oy, dx, dy``, or a dict of those four columns; float32 or
+        float64 (read in place when contiguous).
+    rect : one ``(xmin, ymin, xmax, ymax)`` for every ray, or an ``(N, 4)`` array, rect ``i``
+        for ray ``i``.
+    t_max : the rays' length in units of ``D`` (a non-negative number, default infinity).
+    outputs, out, threads : as in :func:`clip`, with the outputs ``t_entry``, ``t_exit``,
+        ``class``.
+
+    Returns
+    -------
+    dict of arrays: ``t_entry`` (``0`` exactly iff the origin is in the closed rect),
+    ``t_exit`` (at most ``t_max``), NaN on a miss, and ``class`` codes with ``t_max`` in the
+    place of 1. ``D = (0, 0)`` or a non-finite ray is INVALID.
+
+    Raises
+    ------
+    ValueError
+        a wrong shape or length, a bad rect or polygon (naming its row or vertex), an unknown
+        algorithm or output, an ``out=`` array of the wrong shape, dtype or one that overlaps
+        an input, ``threads`` outside 1..=MAX_THREADS. NaN or ±inf coordinates are not errors:
+        they give INVALID.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> cast_rect(np.array([[-1.0, 0.5, 2.0, 0.0]]), (0, 0, 1, 1))["t_entry"]
+    array([0.5])
     """
     r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     result, native, after, written = _outputs(
@@ -567,13 +735,39 @@ def cast_segments(
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]:
-    """Each ray's closest hit among a set of M segments.
+    """Each ray's closest hit among a set of M segments (walls).
 
-    Returns ``t`` (the ray parameter, NaN on a miss), ``s`` (the segment's own parameter of the
-    hit point in [0, 1]), ``index`` (int64, the lowest on a tie, -1 (:data:`NO_HIT`) on a miss) and
-    ``nx``, ``ny`` (the segment's unit normal facing the ray). A segment collinear with the ray
-    is hit at the first point of overlap. The segment set is converted to the rays' dtype and,
-    given as rows, copied once to columns.
+    Parameters
+    ----------
+    rays : ``(N, 4)`` rows ``ox, oy, dx, dy`` or four named columns, as in :func:`cast_rect`.
+    segments : ``(M, 4)`` rows ``x0, y0, x1, y1`` or four named columns, converted to the
+        rays' dtype (rows are copied once to columns).
+    t_max : as in :func:`cast_rect`.
+    outputs, out, threads : as in :func:`clip`, with the outputs ``t``, ``s``, ``index``,
+        ``nx``, ``ny``.
+
+    Returns
+    -------
+    dict of arrays: ``t`` (the ray parameter, NaN on a miss), ``s`` (the segment's own
+    parameter of the hit point, in [0, 1]), ``index`` (int64, the lowest on a tie, -1
+    (:data:`NO_HIT`) on a miss) and ``nx``, ``ny`` (the segment's unit normal facing the ray).
+    A segment collinear with the ray is hit at the first point of overlap.
+
+    Raises
+    ------
+    ValueError
+        a wrong shape or length, a bad rect or polygon (naming its row or vertex), an unknown
+        algorithm or output, an ``out=`` array of the wrong shape, dtype or one that overlaps
+        an input, ``threads`` outside 1..=MAX_THREADS. NaN or ±inf coordinates are not errors:
+        they give INVALID.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> h = cast_segments(np.array([[0.0, 0.0, 4.0, 0.0]]), np.array([[2.0, -1.0, 2.0, 1.0]]))
+    >>> h["t"], h["index"], h["nx"]
+    (array([0.5]), array([0]), array([-1.]))
     """
     r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     s, _, _ = _rows_or_columns(segments, "segments", dtype=dt)
@@ -594,14 +788,39 @@ def cast_polygon(
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]:
-    """Rays against a convex polygon given by its ``(K, 2)`` vertices in order (either
-    orientation; non-convex, fewer than 3 distinct vertices or non-finite is a ValueError).
+    """Rays against one convex polygon.
 
-    Returns ``t``, the hit point ``x``, ``y``, the outward unit normal ``nx``, ``ny`` of the
-    edge hit and its index ``edge`` (int64, -1 (:data:`NO_HIT`) for none), and ``inside``
-    (bool): the origin lies in the closed polygon, reported with ``t = 0`` and no edge, or with
-    ``exit=True`` where the ray leaves the polygon instead. (``slabclip cast`` writes the same
-    values, ``inside`` as uint8 0/1: the same bytes, in the dtype other tools read as a flag.)
+    Parameters
+    ----------
+    rays : ``(N, 4)`` rows ``ox, oy, dx, dy`` or four named columns, as in :func:`cast_rect`.
+    polygon : ``(K, 2)`` vertices in order, either orientation.
+    t_max : as in :func:`cast_rect`.
+    exit : for a ray whose origin is in the polygon, report where it leaves instead of
+        ``t = 0``.
+    outputs, out, threads : as in :func:`clip`, with the outputs ``t``, ``x``, ``y``, ``nx``,
+        ``ny``, ``edge``, ``inside``.
+
+    Returns
+    -------
+    dict of arrays: ``t``, the hit point ``x``, ``y``, the outward unit normal ``nx``, ``ny``
+    of the edge hit and its index ``edge`` (int64, -1 (:data:`NO_HIT`) for none), and
+    ``inside`` (bool): the origin lies in the closed polygon, reported with ``t = 0`` and no
+    edge, or with ``exit=True`` where the ray leaves. (``slabclip cast`` writes ``inside`` as
+    uint8 0/1.)
+
+    Raises
+    ------
+    ValueError
+        a polygon that is not convex, has fewer than 3 distinct vertices, or a non-finite
+        vertex (naming the vertex); a wrong shape; a negative or NaN ``t_max``; bad ``out=``.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> h = cast_polygon(np.array([[-1.0, 1.0, 1.0, 0.0]]), [[0, 0], [4, 0], [4, 2], [0, 2]])
+    >>> h["t"], h["edge"], h["inside"]
+    (array([1.]), array([3]), array([False]))
     """
     r, dt, n = _rows_or_columns(rays, "rays", rays=True)
     v = _polygon(polygon, dt)
@@ -621,8 +840,33 @@ def clip_polygon(
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]:
-    """Clips N segments against a convex polygon (Cyrus–Beck; ``(K, 2)`` vertices as in
-    :func:`cast_polygon`), with the contract and outputs of :func:`clip`."""
+    """Clips N segments against a convex polygon (Cyrus–Beck), with the contract and outputs
+    of :func:`clip`.
+
+    Parameters
+    ----------
+    segments : ``(N, 4)`` rows or four named columns, as in :func:`clip`.
+    polygon : ``(K, 2)`` vertices in order, either orientation, as in :func:`cast_polygon`.
+    outputs, out, threads : as in :func:`clip`.
+
+    Returns
+    -------
+    dict of arrays: ``t_entry``, ``t_exit``, ``class``, ``segments``, as :func:`clip`.
+
+    Raises
+    ------
+    ValueError
+        a polygon that is not convex, has fewer than 3 distinct vertices, or a non-finite
+        vertex; a wrong shape; bad ``out=``.
+    TypeError
+        a non-numeric dtype.
+
+    Example
+    -------
+    >>> r = clip_polygon(np.array([[-1.0, 0.5, 0.5, 0.5]]), [[0, 0], [1, 0], [1, 1], [0, 1]])
+    >>> Class(r["class"][0]).name
+    'ENTERS'
+    """
     segs, dt, n = _rows_or_columns(segments, "segments")
     v = _polygon(polygon, dt)
     result, native, after, written = _outputs(_CLIP_OUTPUTS, outputs, out, n, dt)
@@ -632,11 +876,33 @@ def clip_polygon(
 
 
 def workload(name: str = "mixed", n: int = 1 << 20, *, seed: int = 1, dtype=np.float32) -> np.ndarray:
-    """``n`` segments of one of ``slabclip gen``'s seeded workloads (``mixed``,
-    ``mostly-inside``, ``mostly-outside``, ``edge-grazing``, ``axis-parallel``, ``random-walk``,
-    ``road-like``, ``tracks``), all drawn around the unit square ``(0, 0, 1, 1)``, as an
-    ``(n, 4)`` array; the same values as ``slabclip gen --dist NAME --n N --seed S``. ``n`` is
-    from 0 to 2^40, ``seed`` from 0 to 2^64 - 1."""
+    """``n`` segments of one of ``slabclip gen``'s seeded workloads, drawn around the unit
+    square ``(0, 0, 1, 1)``: the same values as ``slabclip gen --dist NAME --n N --seed S``.
+
+    Parameters
+    ----------
+    name : ``mixed``, ``mostly-inside``, ``mostly-outside``, ``edge-grazing``,
+        ``axis-parallel``, ``random-walk``, ``road-like`` or ``tracks``.
+    n : how many segments, 0 to 2^40.
+    seed : 0 to 2^64 - 1.
+    dtype : float32 or float64.
+
+    Returns
+    -------
+    an ``(n, 4)`` array of rows ``x0, y0, x1, y1``.
+
+    Raises
+    ------
+    ValueError
+        an unknown name, ``n`` or ``seed`` out of range.
+    TypeError
+        a dtype other than float32 or float64.
+
+    Example
+    -------
+    >>> workload("tracks", 3).shape
+    (3, 4)
+    """
     dt = np.dtype(dtype)
     if dt not in (np.float32, np.float64):
         raise TypeError(f"dtype must be float32 or float64, got {dt}")

@@ -80,6 +80,22 @@ def clip(
     is the pool size used inside each block's call (on each worker). Every argument is checked
     here, before anything runs: a reversed rect, an unknown algorithm or output, a bad thread
     count raise at once, as :func:`slabclip.clip` would, not on a worker at compute time.
+
+    Raises
+    ------
+    ValueError
+        what :func:`slabclip.clip` raises for the same arguments; an input that is not
+        ``(N, 4)`` or is chunked across its columns.
+    TypeError
+        a dtype other than float32 or float64.
+
+    Example
+    -------
+    >>> import dask.array as da, slabclip
+    >>> segs = da.from_array(slabclip.workload("mixed", 1000), chunks=(250, 4))
+    >>> r = clip(segs, (0, 0, 1, 1))
+    >>> np.array_equal(r["class"].compute(), slabclip.clip(segs.compute(), (0, 0, 1, 1))["class"])
+    True
     """
     outputs = tuple(dict.fromkeys(slabclip._args.output_names(outputs, _record_fields)))
     if not outputs:
@@ -147,6 +163,23 @@ def grid_pieces(
     are unknown (NaN) until computed (``compute_chunk_sizes()``). Computed together, they are
     the columns of ``slabclip.grid_pieces`` on the whole array in memory, bit for bit and in the
     same order. The grid and the thread count are checked here, before anything runs.
+
+    Raises
+    ------
+    ValueError
+        what :func:`slabclip.grid_pieces` raises for the same grid; an input that is not
+        ``(N, 4)``.
+    TypeError
+        a dtype other than float32 or float64.
+
+    Example
+    -------
+    >>> import dask.array as da, slabclip
+    >>> segs = da.from_array(slabclip.workload("tracks", 1000), chunks=(250, 4))
+    >>> p = grid_pieces(segs, (0, 0, 1, 1), (100, 100))
+    >>> ix = p["ix"].compute()
+    >>> np.array_equal(ix, slabclip.grid_pieces(segs.compute(), (0, 0, 1, 1), (100, 100))["ix"])
+    True
     """
     segments, dt = _rows(segments)
     # A bad grid or thread count raises now, on an empty batch, rather than on a worker; the

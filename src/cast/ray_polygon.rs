@@ -99,6 +99,23 @@ fn cast_lanes<L: Lane>(
     t_max: L,
     mode: InsideMode,
 ) -> LaneHits<L> {
+    // The loop is compiled twice: with no lane scale (the common case) and with one (a huge
+    // ray against a small polygon).
+    match p.lane_scale([ray.ox, ray.oy, ray.dx, ray.dy]) {
+        None => cast_lanes_at(p, ray, t_max, mode, None),
+        Some(k) => cast_lanes_at(p, ray, t_max, mode, Some(k)),
+    }
+}
+
+/// [`cast_lanes`] with the lane scale `lane` of [`ConvexPolygon::lane_scale`].
+#[inline(always)]
+fn cast_lanes_at<L: Lane>(
+    p: &ConvexPolygon<L::Scalar>,
+    ray: &RayLanes<L>,
+    t_max: L,
+    mode: InsideMode,
+    lane: Option<L>,
+) -> LaneHits<L> {
     let zero = L::splat(L::Scalar::ZERO);
     let tiny = L::splat(L::Scalar::TINY);
     let inf = L::splat(L::Scalar::INFINITY);
@@ -120,8 +137,6 @@ fn cast_lanes<L: Lane>(
     let mut miss = !inside;
     // The polygon's scale (1, or a power of two below 1 for a huge polygon): `t` is a ratio of
     // two products that both scale by it.
-    // A huge ray against a small polygon scales both in its lane (`lane_scale`).
-    let lane = p.lane_scale([ray.ox, ray.oy, ray.dx, ray.dy]);
     let sc = lane.unwrap_or(L::splat(p.scale()));
     let (ox, oy, dx, dy) = (ray.ox * sc, ray.oy * sc, ray.dx * sc, ray.dy * sc);
     // Edges are kept in increasing input index, so "first strictly better" is "lowest index".

@@ -29,9 +29,23 @@ use crate::kernels::Clip;
 use crate::real::{Lane, Real};
 use crate::Axis;
 
-/// Cyrus–Beck on every lane's segment.
+/// Cyrus–Beck on every lane's segment. The loop is compiled twice: with no lane scale (the
+/// common case, the plain loop) and with one (a huge segment against a small polygon).
 #[inline(always)]
 fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished<L> {
+    match p.lane_scale([s.x0, s.y0, s.x1, s.y1]) {
+        None => clip_lanes_at(p, s, None),
+        Some(k) => clip_lanes_at(p, s, Some(k)),
+    }
+}
+
+/// [`clip_lanes`] with the lane scale `lane` of [`ConvexPolygon::lane_scale`].
+#[inline(always)]
+fn clip_lanes_at<L: Lane>(
+    p: &ConvexPolygon<L::Scalar>,
+    s: &Segment<L>,
+    lane: Option<L>,
+) -> Finished<L> {
     let zero = L::splat(L::Scalar::ZERO);
     let one = L::splat(L::Scalar::ONE);
     let tiny = L::splat(L::Scalar::TINY);
@@ -46,8 +60,6 @@ fn clip_lanes<L: Lane>(p: &ConvexPolygon<L::Scalar>, s: &Segment<L>) -> Finished
     let (mut end_on_entry, mut start_on_exit) = (!valid & valid, !valid & valid);
     // The polygon's scale (1, or a power of two below 1 for a huge polygon): `t` is a ratio of
     // `f`s that all scale by it.
-    // A huge segment against a small polygon scales both in its lane (`lane_scale`).
-    let lane = p.lane_scale([s.x0, s.y0, s.x1, s.y1]);
     let sc = lane.unwrap_or(L::splat(p.scale()));
     let (x0, y0, x1, y1) = (s.x0 * sc, s.y0 * sc, s.x1 * sc, s.y1 * sc);
     let edges = p.vx.iter().zip(&p.vy).zip(p.ex.iter().zip(&p.ey));

@@ -1,7 +1,7 @@
 //! CSV rows of four numbers: a header line naming them (`x0,y0,x1,y1` for segments,
 //! `xmin,ymin,xmax,ymax` for rects), then one row of four finite numbers per line.
 //!
-//! Parsed by hand rather than with the `csv` crate, checked again for issue 13 (2026-11-22):
+//! Parsed by hand rather than with the `csv` crate, because:
 //! - the `csv` crate silently skips blank lines (measured: `x0,y0,x1,y1\n0,0,1,1\n\n0,0,1,1\n`
 //!   reads as two rows, no error), which we must report with their line (`tests/bad_input.rs`
 //!   checks it): a blank line in the middle of a file often means two files were pasted

@@ -9,13 +9,11 @@
 //! Every segment's answer depends on that segment alone, so the output is bit-identical
 //! whatever the thread count or the split.
 //!
-//! Until 2026-11-24 `auto` ran `hybrid` on batches whose sample was at least 98% trivial. Against
-//! today's `simd-slab` (the one-pass kernel of 2026-11-26) the prefilter does not pay on one
-//! rect anywhere: `compare`, f32, one thread, 2026-11-27, `simd-slab` / `hybrid` (Mseg/s): 64K
-//! road-like 3,877 / 2,283, random-walk 3,759 / 2,327, tracks 3,715 / 2,145; 16M 2,172 / 1,785,
-//! 1,909 / 1,593, 2,084 / 1,676; at 1M on every workload of `compare --dist all` (README's
-//! chart, 2026-11-26: `simd-slab` 2.35–3.61 G, `hybrid` 1.35–2.23 G). It did win on
-//! 2026-11-24 at 1M (road-like 1,092 / 1,183) against the kernel of that day.
+//! Why not `hybrid`: against the one-pass `simd-slab` its prefilter does not pay on one rect
+//! anywhere (`compare`, f32, one thread, Zen 4, `simd-slab` / `hybrid`, Mseg/s): 64K road-like
+//! 3,877 / 2,283, random-walk 3,759 / 2,327, tracks 3,715 / 2,145; 16M 2,172 / 1,785, 1,909 /
+//! 1,593, 2,084 / 1,676; and at 1M on every workload of `compare --dist all` (`simd-slab`
+//! 2.35–3.61 G, `hybrid` 1.35–2.23 G; docs/performance.md).
 
 use core::ops::Range;
 
@@ -26,11 +24,10 @@ use crate::geom::Rect;
 use crate::real::Real;
 
 /// Batches shorter than this stay on the calling thread: below it, handing work to a second
-/// thread costs more than it saves. Measured again 2026-11-27 against the one-pass kernel
-/// (2 cores of a Zen 4 shared with other tenants; `clip_calls` example built with this set to
-/// 4,096, `mixed` f32, `t`, calls from outside the pool, medians, three runs; two threads
-/// against one): 32K 0.38–0.40×, 64K 0.57–0.59×, 128K 0.73–0.79×, 256K 0.81–1.22×, 512K
-/// 1.00–1.37×, 1M 1.15–1.23×. So from 512K still (2026-11-24: 256K 0.92×, 512K 1.08×).
+/// thread costs more than it saves. Measured (2 cores of a Zen 4 shared with other tenants;
+/// `clip_calls` example built with this set to 4,096, `mixed` f32, `t`, calls from outside the
+/// pool, medians, three runs; two threads against one): 32K 0.38–0.40×, 64K 0.57–0.59×, 128K
+/// 0.73–0.79×, 256K 0.81–1.22×, 512K 1.00–1.37×, 1M 1.15–1.23×.
 pub const PARALLEL_MIN: usize = 1 << 19;
 
 /// What `auto` does, in one line (for `slabclip info`).

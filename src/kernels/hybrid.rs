@@ -14,8 +14,7 @@
 //! It pays when whole chunks are trivial: data far from the rect, or a tile grid where each tile
 //! sees few of the segments (`Algorithm::clip_grid`). It costs the prefilter on data where most
 //! chunks hold a segment that crosses an edge. Packing the undecided lanes of mixed chunks into
-//! full vectors was tried and lost: the gather and scatter cost about what the slab saves (see
-//! the README's measurements).
+//! full vectors was tried and lost: the gather and scatter cost about what the slab saves.
 //!
 //! The bits are `simd-slab`'s: the contract (`contract::finish`) already reports a miss for two
 //! ends beyond the same edge, and `[0, 1]` for two ends inside, so the prefilter only takes a

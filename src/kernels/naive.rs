@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn it_breaks_the_far_end_rule_that_the_contract_keeps() {
-        // Issue 11's example: P1 strictly inside, the exact entry 1 − 7.5e-9 rounds to 1.
+        // The far-end example: P1 strictly inside, the exact entry 1 − 7.5e-9 rounds to 1.
         let r = Rect::new(0.25f32, 0.25, 0.75, 0.75).unwrap();
         let s = Segment {
             x0: -3.75f32,

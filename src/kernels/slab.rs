@@ -76,7 +76,7 @@ pub(crate) fn slab_clip<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Finished<L
 /// Every select is a sign or a class (`Lane::order_by_sign`, `one_where_either_zero`,
 /// `one_unless_negative`: `vpternlog` and `vfixupimm` with AVX-512) rather than a compare: on
 /// Zen 4 the instructions that write mask registers are the scarce ones. `simd-slab`, `mixed`
-/// `f32`, 64K, one thread (README, Speed: `compare`): from a compare-and-branch form (the slab
+/// `f32`, 64K, one thread (docs/performance.md: `compare`): from a compare-and-branch form (the slab
 /// by `min`/`max`, `P1` inside by four compares under masks, the far end behind a branch that
 /// half the chunks took) to this one, 68% → 80–83% of `naive-slab` (3.0 → 3.8–3.9 Gseg/s).
 #[inline(always)]
