@@ -466,8 +466,9 @@ def clip_by_rect(geometry, xmin: float, ymin: float, xmax: float, ymax: float, *
             p_xy = r["points"]
             p_owner = r["point_polyline"] if geo is None else r["point_geometry"]
         out[lines] = _assemble(len(lines), parts, owner, p_xy, p_owner)
-    else:
-        _args.threads(threads)
+    else:  # nothing to clip: the rect and thread count are still checked
+        _native.clip_lines(np.empty((0, 2)), np.zeros(1, np.int64), None, rect=rect,
+                           threads=_args.threads(threads))
     if gs is not None:
         import geopandas
         return geopandas.GeoSeries(out, index=gs.index, crs=gs.crs, name=gs.name)
@@ -657,7 +658,7 @@ def _clip_chunk(arr, name, rect, threads, pa):
     parts = (pa.LargeListArray if big else pa.ListArray).from_arrays(pa.array(p_off), xy, type=vert_t)
     mask = None
     if arr.null_count:
-        mask = arr.is_null().to_numpy(zero_copy_only=False)
+        mask = arr.is_null()
     cls = pa.LargeListArray if big else pa.ListArray
     return cls.from_arrays(pa.array(g_off), parts, type=mls_t, mask=mask)
 
