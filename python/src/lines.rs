@@ -17,8 +17,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use slabclip::{
-    Coords, Error, Grid, Lines, MultiPolylines, Offsets, PartOptions, Parts, Polylines, Real,
-    Rect, TileOptions,
+    Coords, Error, Grid, Lines, MultiPolylines, Offsets, PartOptions, Parts, Polylines, Real, Rect,
+    TileOptions,
 };
 
 use crate::{in_pool, rect_of, rects_of, value_err};
@@ -274,25 +274,44 @@ pub(crate) fn clip_lines<'py>(
         let input = Ragged::<F>::extract(coords, offsets, geometry_offsets)?;
         let (c, o, g) = input.views()?;
         let options = PartOptions { points };
-        let parts = py.allow_threads(|| {
-            in_pool(threads, || -> Result<Parts<F>, Error> {
-                let mut out = Parts::new();
-                match (layout(c, o, g)?, &rects) {
-                    (Layout::Lines(l), Rects::One(r)) => l.clip(r, &options, &mut out),
-                    (Layout::Multi(m), Rects::One(r)) => m.clip(r, &options, &mut out),
-                    (Layout::Lines(l), Rects::Each(r)) => l.clip_each(r, &options, &mut out)?,
-                    (Layout::Multi(m), Rects::Each(r)) => m.clip_each(r, &options, &mut out)?,
-                }
-                Ok(out)
-            })
-        })?
-        .map_err(value_err)?;
+        let parts = py
+            .allow_threads(|| {
+                in_pool(threads, || -> Result<Parts<F>, Error> {
+                    let mut out = Parts::new();
+                    match (layout(c, o, g)?, &rects) {
+                        (Layout::Lines(l), Rects::One(r)) => l.clip(r, &options, &mut out),
+                        (Layout::Multi(m), Rects::One(r)) => m.clip(r, &options, &mut out),
+                        (Layout::Lines(l), Rects::Each(r)) => l.clip_each(r, &options, &mut out)?,
+                        (Layout::Multi(m), Rects::Each(r)) => m.clip_each(r, &options, &mut out)?,
+                    }
+                    Ok(out)
+                })
+            })?
+            .map_err(value_err)?;
         parts_dict(py, parts, g.is_some(), false, points)
     }
     if coords_f64(coords)? {
-        run::<f64>(py, coords, offsets, geometry_offsets, rect, rects, points, threads)
+        run::<f64>(
+            py,
+            coords,
+            offsets,
+            geometry_offsets,
+            rect,
+            rects,
+            points,
+            threads,
+        )
     } else {
-        run::<f32>(py, coords, offsets, geometry_offsets, rect, rects, points, threads)
+        run::<f32>(
+            py,
+            coords,
+            offsets,
+            geometry_offsets,
+            rect,
+            rects,
+            points,
+            threads,
+        )
     }
 }
 
@@ -336,17 +355,18 @@ pub(crate) fn tile_lines<'py>(
         };
         let input = Ragged::<F>::extract(coords, offsets, geometry_offsets)?;
         let (c, o, g) = input.views()?;
-        let parts = py.allow_threads(|| {
-            in_pool(threads, || -> Result<Parts<F>, Error> {
-                let mut out = Parts::new();
-                match layout(c, o, g)? {
-                    Layout::Lines(l) => l.tiles(&grid, &options, &mut out)?,
-                    Layout::Multi(m) => m.tiles(&grid, &options, &mut out)?,
-                }
-                Ok(out)
-            })
-        })?
-        .map_err(value_err)?;
+        let parts = py
+            .allow_threads(|| {
+                in_pool(threads, || -> Result<Parts<F>, Error> {
+                    let mut out = Parts::new();
+                    match layout(c, o, g)? {
+                        Layout::Lines(l) => l.tiles(&grid, &options, &mut out)?,
+                        Layout::Multi(m) => m.tiles(&grid, &options, &mut out)?,
+                    }
+                    Ok(out)
+                })
+            })?
+            .map_err(value_err)?;
         parts_dict(py, parts, g.is_some(), true, options.points)
     }
     let options = TileOptions {
