@@ -25,10 +25,10 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # The environment's tools first on PATH: maturin's build backend runs the `maturin` command.
 export PATH="$venv/bin:$PATH"
-echo "== pip install maturin numpy pytest hypothesis dask distributed shapely"
+echo "== pip install maturin numpy pytest hypothesis dask distributed shapely geopandas pyarrow geoarrow-pyarrow dask-geopandas"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet "maturin>=1.5,<2" "numpy>=1.22" pytest hypothesis \
-  "dask[array]" distributed "shapely>=2"
+  "dask[array]" distributed "shapely>=2" geopandas pyarrow geoarrow-pyarrow dask-geopandas
 
 # The extension shares the root's target folder, so the library's compiled dependencies are
 # reused; maturin builds it in release (target-cpu from .cargo/config.toml, as the library).

@@ -913,3 +913,9 @@ def workload(name: str = "mixed", n: int = 1 << 20, *, seed: int = 1, dtype=np.f
 
 
 from . import reference  # noqa: E402  (uses the helpers above)
+from .lines import (  # noqa: E402
+    clip_by_rect, clip_geoarrow, clip_lines, clip_lines_each, tile_geometries, tile_lines,
+)
+
+__all__ += ["clip_lines", "clip_lines_each", "tile_lines", "clip_by_rect", "tile_geometries",
+            "clip_geoarrow"]

@@ -143,3 +143,34 @@ def generate(dist: str, n: int, seed: int, double: bool) -> _F:
 def algorithms() -> list: ...
 def workloads() -> list: ...
 def info() -> dict: ...
+
+_Offsets = Union[npt.NDArray[np.int32], npt.NDArray[np.int64]]
+_Coords = Union[_F, Tuple[_F, _F]]
+
+def clip_lines(
+    coords: _Coords,
+    offsets: _Offsets,
+    geometry_offsets: Optional[_Offsets] = None,
+    rect: Optional[Sequence[float]] = None,
+    rects: Optional[_F] = None,
+    points: bool = False,
+    threads: Optional[int] = None,
+) -> dict:
+    """Polylines (coords: C-contiguous (V, 2) or contiguous (x, y) columns, float32/float64;
+    offsets: contiguous int32/int64) clipped to one rect or one rect per polyline (geometry):
+    columns coords (n, 2), offsets, polyline, [geometry], [points, point_polyline,
+    point_geometry]. GIL released."""
+
+def tile_lines(
+    coords: _Coords,
+    offsets: _Offsets,
+    geometry_offsets: Optional[_Offsets],
+    bounds: Sequence[float],
+    cells: Sequence[int],
+    half_open: bool,
+    points: bool,
+    buffer: Optional[float] = None,
+    threads: Optional[int] = None,
+) -> dict:
+    """Polylines cut into the cells of a regular grid: clip_lines' columns plus ix, iy (and
+    point_ix, point_iy)."""

@@ -22,7 +22,7 @@ import numpy as np
 
 import slabclip
 
-__all__ = ["clip", "grid_pieces"]
+__all__ = ["clip", "grid_pieces", "clip_by_rect", "tile_geometries"]
 
 
 _record_fields = ("t_entry", "t_exit", "class", "segments")
@@ -205,3 +205,49 @@ def grid_pieces(
                              meta=np.empty(0, dtype=rec_dt[name]))
         for name in rec_dt.names
     }
+
+
+def _partitioned(geoseries, what: str):
+    """A dask-geopandas GeoSeries (or any dask Series of shapely geometries), checked."""
+    import dask.dataframe as dd
+
+    if not isinstance(geoseries, dd.Series):
+        raise TypeError(f"{what} takes a dask-geopandas GeoSeries (dask_geopandas.from_geopandas), "
+                        f"got {type(geoseries).__name__}")
+    return geoseries
+
+
+def clip_by_rect(geoseries, xmin: float, ymin: float, xmax: float, ymax: float, *,
+                 points: bool = False, threads: Optional[int] = None):
+    """Lazy :func:`slabclip.clip_by_rect` of a dask-geopandas ``GeoSeries``, partition by
+    partition (``map_partitions``): a dask GeoSeries with the same partitions, index and CRS.
+    Computed, it is the in-memory call on the whole series, bit for bit (each geometry is
+    clipped on its own, so the partitioning plays no part). The rect, the thread count and the
+    geometry types of the meta are checked at the call, before anything runs; a non-line
+    geometry in a partition raises when that partition is computed (naming its index label).
+
+        >>> import dask_geopandas, slabclip.dask
+        >>> d = dask_geopandas.from_geopandas(gs, npartitions=4)
+        >>> slabclip.dask.clip_by_rect(d, 0, 0, 1, 1).compute()
+    """
+    geoseries = _partitioned(geoseries, "clip_by_rect")
+    meta = slabclip.clip_by_rect(geoseries._meta, xmin, ymin, xmax, ymax, points=points,
+                                 threads=threads)
+    return geoseries.map_partitions(slabclip.clip_by_rect, float(xmin), float(ymin), float(xmax),
+                                    float(ymax), points=bool(points), threads=threads, meta=meta)
+
+
+def tile_geometries(geoseries, bounds, cells, *, buffer: Optional[float] = None,
+                    half_open: bool = False, points: bool = False,
+                    threads: Optional[int] = None):
+    """Lazy :func:`slabclip.tile_geometries` of a dask-geopandas ``GeoSeries``: a dask
+    GeoDataFrame (columns ``row``, ``ix``, ``iy``, ``geometry``), one partition per input
+    partition, each row's ``row`` the source's index label. Computed and concatenated, its
+    rows are the in-memory call's, in the same order and bit for bit (its index restarts at 0
+    in every partition). The grid, buffer and thread count are checked at the call."""
+    geoseries = _partitioned(geoseries, "tile_geometries")
+    kw = dict(buffer=buffer, half_open=bool(half_open), points=bool(points), threads=threads)
+    meta = slabclip.tile_geometries(geoseries._meta, bounds, cells, **kw)
+    bounds = [float(v) for v in bounds]
+    cells = [int(v) for v in cells]
+    return geoseries.map_partitions(slabclip.tile_geometries, bounds, cells, meta=meta, **kw)

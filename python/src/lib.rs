@@ -13,6 +13,8 @@
 
 use std::sync::{Arc, Mutex};
 
+mod lines;
+
 use numpy::prelude::*;
 use numpy::{
     Element, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyReadwriteArray1,
@@ -1123,6 +1125,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(workloads, m)?)?;
     m.add_function(wrap_pyfunction!(info, m)?)?;
+    lines::register(m)?;
     m.add("PARALLEL_MIN", PARALLEL_MIN)?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("MAX_CELLS_PER_AXIS", slabclip::grid::MAX_CELLS_PER_AXIS)?;
