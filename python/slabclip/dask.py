@@ -226,9 +226,20 @@ def clip_by_rect(geoseries, xmin: float, ymin: float, xmax: float, ymax: float, 
     geometry types of the meta are checked at the call, before anything runs; a non-line
     geometry in a partition raises when that partition is computed (naming its index label).
 
-        >>> import dask_geopandas, slabclip.dask
-        >>> d = dask_geopandas.from_geopandas(gs, npartitions=4)
-        >>> slabclip.dask.clip_by_rect(d, 0, 0, 1, 1).compute()
+    Raises
+    ------
+    TypeError
+        not a dask-geopandas GeoSeries; a geometry type other than lines.
+    ValueError
+        a bad rect or thread count.
+
+    Example
+    -------
+    >>> import dask_geopandas, geopandas, shapely
+    >>> gs = geopandas.GeoSeries([shapely.LineString([(-1, 0.5), (2, 0.5)])] * 8)
+    >>> d = dask_geopandas.from_geopandas(gs, npartitions=4)
+    >>> clip_by_rect(d, 0, 0, 1, 1).compute().iloc[0].wkt
+    'LINESTRING (0 0.5, 1 0.5)'
     """
     geoseries = _partitioned(geoseries, "clip_by_rect")
     meta = slabclip.clip_by_rect(geoseries._meta, xmin, ymin, xmax, ymax, points=points,
@@ -244,7 +255,23 @@ def tile_geometries(geoseries, bounds, cells, *, buffer: Optional[float] = None,
     GeoDataFrame (columns ``row``, ``ix``, ``iy``, ``geometry``), one partition per input
     partition, each row's ``row`` the source's index label. Computed and concatenated, its
     rows are the in-memory call's, in the same order and bit for bit (its index restarts at 0
-    in every partition). The grid, buffer and thread count are checked at the call."""
+    in every partition). The grid, buffer and thread count are checked at the call.
+
+    Raises
+    ------
+    TypeError
+        not a dask-geopandas GeoSeries; a geometry type other than lines.
+    ValueError
+        a bad grid, buffer or thread count.
+
+    Example
+    -------
+    >>> import dask_geopandas, geopandas, shapely
+    >>> gs = geopandas.GeoSeries([shapely.LineString([(0.1, 0.25), (0.9, 0.25)])] * 4)
+    >>> t = tile_geometries(dask_geopandas.from_geopandas(gs, npartitions=2), (0, 0, 1, 1), (2, 2))
+    >>> t.compute()[["row", "ix", "iy"]].values.tolist()[:2]
+    [[0, 0, 0], [0, 1, 0]]
+    """
     geoseries = _partitioned(geoseries, "tile_geometries")
     kw = dict(buffer=buffer, half_open=bool(half_open), points=bool(points), threads=threads)
     meta = slabclip.tile_geometries(geoseries._meta, bounds, cells, **kw)

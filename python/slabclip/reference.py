@@ -109,7 +109,16 @@ def _segment_interval(p0, p1, rect, eps):
 
 def exact_line(xy, rect, eps: float) -> ExactLine:
     """SPEC §7's clip of one polyline (an ``(n, 2)`` float array) by ``rect`` (4 floats), in
-    rationals: §1's exact interval per segment, joined into parts and points of contact."""
+    rationals: §1's exact interval per segment, joined into parts and points of contact.
+    ``eps`` is the unit roundoff of the data's dtype (half its machine epsilon). Raises
+    ``ValueError`` for a rect that is not four numbers.
+
+    Example
+    -------
+    >>> e = exact_line(np.array([[-1.0, 0.5], [0.5, 0.5]]), (0, 0, 1, 1), 2.0**-53)
+    >>> e.parts      # the cut vertex (0, 1/2), then input vertex 1
+    [[('c', Fraction(0, 1), Fraction(1, 2)), ('v', 1)]]
+    """
     import math
     from fractions import Fraction as Q
 
@@ -188,7 +197,15 @@ def check_line(xy, rect, got_parts, got_points, eps: float, want: Optional[Exact
     """Why one polyline's answer breaks SPEC §7 (a short reason), or None when it is right:
     ``got_parts`` a list of ``(m, 2)`` arrays in order, ``got_points`` a list of ``(x, y)``
     (None: not checked). Near a corner graze (:class:`ExactLine`'s ``graze``) only the
-    vertices are checked (in the closed rect, input vertices unchanged)."""
+    vertices are checked (in the closed rect, input vertices unchanged). Raises nothing on a
+    wrong answer: the reason is the return value.
+
+    Example
+    -------
+    >>> xy = np.array([[-1.0, 0.5], [0.5, 0.5]])
+    >>> check_line(xy, (0, 0, 1, 1), [np.array([[0.0, 0.5], [0.5, 0.5]])], [], 2.0**-53) is None
+    True
+    """
     from fractions import Fraction as Q
 
     want = want or exact_line(xy, rect, eps)
@@ -222,7 +239,15 @@ def wrong_lines(coords, offsets, rect: RectLike, result, *, sample=None, points:
     """Checks :func:`slabclip.clip_lines`' ``result`` (or any answer in its layout: ``coords``,
     ``offsets``, ``polyline``, and ``points``, ``point_polyline`` when ``points``) against
     the exact clip of each polyline in ``sample`` (all by default). Returns ``{polyline:
-    reason}`` for the wrong ones."""
+    reason}`` for the wrong ones. Raises ``ValueError`` for a bad rect.
+
+    Example
+    -------
+    >>> import slabclip
+    >>> xy, off = np.array([[-1.0, 0.5], [0.5, 0.5], [0.5, 2.0]]), np.array([0, 3])
+    >>> wrong_lines(xy, off, (0, 0, 1, 1), slabclip.clip_lines(xy, off, (0, 0, 1, 1)))
+    {}
+    """
     coords = np.asarray(coords)
     eps = float(np.finfo(coords.dtype).eps) / 2
     rect = [float(coords.dtype.type(v)) for v in _rect(rect)]
