@@ -74,6 +74,20 @@ fn polylines(c: &mut Criterion) {
     assert_eq!(counts[0], counts[1]);
     assert!(counts[0] > 1000, "{} parts", counts[0]);
 
+    // The first 32K vertices alone: input and output stay in L2.
+    let k = offsets.partition_point(|&o| o <= 1 << 15);
+    let small = Polylines::interleaved(&xy, &offsets[..k]).expect("valid offsets");
+    let small_vertices = offsets[k - 1] as u64;
+    {
+        let mut out = Parts::new();
+        let mut g = c.benchmark_group("polylines/road-like-50-in-l2/float32");
+        g.throughput(Throughput::Elements(small_vertices));
+        g.bench_function(BenchmarkId::new("clip-rect", "1-thread"), |b| {
+            b.iter(|| pools[0].install(|| small.clip(black_box(&rect), &options, &mut out)))
+        });
+        g.finish();
+    }
+
     let mut g = c.benchmark_group("polylines/road-like-50/float32");
     g.throughput(Throughput::Elements(vertices));
     g.measurement_time(Duration::from_secs(4));

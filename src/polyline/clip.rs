@@ -17,7 +17,7 @@ use crate::buffers::{ClipOutput, SegmentsRef};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::kernels::{ClipKernel, SimdSlab, SlabScalar};
-use crate::real::Real;
+use crate::real::{Lane, Real};
 
 /// Vertices per call of the vector kernel at most (the span's buffers stay in L1/L2).
 const SPAN: usize = 2048;
@@ -119,29 +119,124 @@ enum Where {
 }
 
 fn classify<F: Real>(coords: &Coords<'_, F>, v: core::ops::Range<usize>, r: &Rect<F>) -> Where {
-    let (mut inside, mut left, mut right, mut below, mut above) = (true, true, true, true, true);
-    let mut test = |x: F, y: F| {
-        inside &= r.contains(x, y);
-        left &= x < r.xmin();
-        right &= x > r.xmax();
-        below &= y < r.ymin();
-        above &= y > r.ymax();
+    let b = match coords {
+        Coords::Interleaved(c) => Bounds::of_interleaved(&c[2 * v.start..2 * v.end]),
+        Coords::Separated { x, y } => Bounds::of_columns(&x[v.clone()], &y[v]),
     };
-    match coords {
-        Coords::Interleaved(c) => c[2 * v.start..2 * v.end]
-            .chunks_exact(2)
-            .for_each(|p| test(p[0], p[1])),
-        Coords::Separated { x, y } => x[v.clone()]
-            .iter()
-            .zip(&y[v])
-            .for_each(|(&x, &y)| test(x, y)),
-    }
-    if inside {
+    if b.finite && b.x.0 >= r.xmin() && b.x.1 <= r.xmax() && b.y.0 >= r.ymin() && b.y.1 <= r.ymax()
+    {
         Where::Inside
-    } else if left || right || below || above {
+    } else if b.x.1 < r.xmin() || b.x.0 > r.xmax() || b.y.1 < r.ymin() || b.y.0 > r.ymax() {
+        // Every vertex beyond one edge (a NaN vertex aside: its segments have no piece, and
+        // the others miss).
         Where::Outside
     } else {
         Where::Mixed
+    }
+}
+
+/// The bounding box of some vertices, NaN vertices left out, and whether every coordinate is
+/// finite. One pass on the build's vectors: lane `k` keeps the minimum and maximum of values
+/// `k`, `k + LANES`, … and a running `Σ v·0` (NaN as soon as one `v` is NaN or ±∞).
+struct Bounds<F> {
+    x: (F, F),
+    y: (F, F),
+    finite: bool,
+}
+
+/// The widest lane count of any build (16 `f32` with AVX-512).
+const MAX_LANES: usize = 16;
+
+impl<F: Real> Bounds<F> {
+    /// `xy` interleaved: even positions are `x`, odd ones `y` (the lane count is even, so each
+    /// lane holds one of them).
+    fn of_interleaved(xy: &[F]) -> Self {
+        let (lo, hi, zero) = scan(xy);
+        let mut b = Bounds::empty(zero);
+        for k in 0..F::LANES {
+            let (l, h) = if k % 2 == 0 {
+                (&mut b.x.0, &mut b.x.1)
+            } else {
+                (&mut b.y.0, &mut b.y.1)
+            };
+            (*l, *h) = (min(*l, lo[k]), max(*h, hi[k]));
+        }
+        b
+    }
+
+    fn of_columns(x: &[F], y: &[F]) -> Self {
+        let (xl, xh, zx) = scan(x);
+        let (yl, yh, zy) = scan(y);
+        let mut b = Bounds::empty(zx + zy);
+        for k in 0..F::LANES {
+            (b.x.0, b.x.1) = (min(b.x.0, xl[k]), max(b.x.1, xh[k]));
+            (b.y.0, b.y.1) = (min(b.y.0, yl[k]), max(b.y.1, yh[k]));
+        }
+        b
+    }
+
+    fn empty(zero: F) -> Self {
+        let (inf, ninf) = (F::INFINITY, -F::INFINITY);
+        Bounds {
+            x: (inf, ninf),
+            y: (inf, ninf),
+            finite: zero == F::ZERO,
+        }
+    }
+}
+
+/// Per lane `k` of `v` (values `k`, `k + LANES`, …): the minimum, the maximum, and `Σ v·0`
+/// over all lanes. The tail goes into the lanes it would have had.
+#[inline(always)]
+fn scan<F: Real>(v: &[F]) -> ([F; MAX_LANES], [F; MAX_LANES], F) {
+    let n = F::LANES;
+    let zero = F::Simd::splat(F::ZERO);
+    let (mut lo, mut hi, mut z) = (
+        F::Simd::splat(F::INFINITY),
+        F::Simd::splat(-F::INFINITY),
+        zero,
+    );
+    let chunks = v.chunks_exact(n);
+    let tail = chunks.remainder();
+    for c in chunks {
+        let x = F::load(c);
+        // `x` first: a NaN `x` leaves the bound (`min_any`'s operand order).
+        (lo, hi) = (x.min_any(lo), x.max_any(hi));
+        z = z + x * zero;
+    }
+    let (mut l, mut h, mut zs) = (
+        [F::ZERO; MAX_LANES],
+        [F::ZERO; MAX_LANES],
+        [F::ZERO; MAX_LANES],
+    );
+    lo.write(&mut l);
+    hi.write(&mut h);
+    z.write(&mut zs);
+    let mut zsum = zs[..n].iter().fold(F::ZERO, |a, &b| a + b);
+    for (k, &t) in tail.iter().enumerate() {
+        (l[k], h[k]) = (min(l[k], t), max(h[k], t));
+        zsum = zsum + t * F::ZERO;
+    }
+    (l, h, zsum)
+}
+
+/// `a` unless `b < a` (a NaN `b` leaves `a`).
+#[inline(always)]
+fn min<F: Real>(a: F, b: F) -> F {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `a` unless `b > a` (a NaN `b` leaves `a`).
+#[inline(always)]
+fn max<F: Real>(a: F, b: F) -> F {
+    if b > a {
+        b
+    } else {
+        a
     }
 }
 
@@ -192,12 +287,7 @@ impl<'l, 'a, 'r, F: Real> Spans<'l, 'a, 'r, F> {
                 self.flush(out);
                 let mut j = Joiner::new(self.tag(&line), self.options.points);
                 // Every segment is `Inside`, [0, 1]: the run is the whole polyline.
-                for i in line.vertices.start..line.vertices.end - 1 {
-                    j.piece(out, i, F::ZERO, F::ONE, |end| {
-                        let (x, y) = coords.vertex(if end { i + 1 } else { i });
-                        (x, y)
-                    });
-                }
+                j.inside(out, line.vertices.start..line.vertices.end - 1, &coords);
                 j.close(out);
             }
             Where::Mixed => {
@@ -231,13 +321,18 @@ impl<'l, 'a, 'r, F: Real> Spans<'l, 'a, 'r, F> {
                 SegmentsRef::new(&x[a..b - 1], &y[a..b - 1], &x[a + 1..b], &y[a + 1..b])
             }
             Coords::Interleaved(c) => {
-                self.x.clear();
-                self.y.clear();
-                for p in c[2 * a..2 * b].chunks_exact(2) {
-                    self.x.push(p[0]);
-                    self.y.push(p[1]);
+                // Indexed stores into sized columns (the compiler vectorises this; pushes it
+                // did not).
+                self.x.resize(b - a, F::ZERO);
+                self.y.resize(b - a, F::ZERO);
+                for ((p, x), y) in c[2 * a..2 * b]
+                    .chunks_exact(2)
+                    .zip(&mut self.x)
+                    .zip(&mut self.y)
+                {
+                    (*x, *y) = (p[0], p[1]);
                 }
-                let (x, y) = (&self.x, &self.y);
+                let (x, y) = (&self.x[..b - a], &self.y[..b - a]);
                 SegmentsRef::new(&x[..n], &y[..n], &x[1..], &y[1..])
             }
         }
@@ -253,11 +348,26 @@ impl<'l, 'a, 'r, F: Real> Spans<'l, 'a, 'r, F> {
         debug_assert!(done.is_ok(), "outputs sized to the span");
         for line in core::mem::take(&mut self.queued) {
             let mut j = Joiner::new(self.tag(&line), self.options.points);
-            for i in line.vertices.start..line.vertices.end - 1 {
+            let end = line.vertices.end - 1;
+            let mut i = line.vertices.start;
+            while i < end {
                 let (te, tx) = (self.t_entry[i - a], self.t_exit[i - a]);
+                i += 1;
                 if te.to_f64().is_nan() {
                     continue; // a miss, or a non-finite segment: no piece
                 }
+                let inside =
+                    |k: usize| self.t_entry[k - a] == F::ZERO && self.t_exit[k - a] == F::ONE;
+                if inside(i - 1) {
+                    // A run of `Inside` segments, copied at once.
+                    let from = i - 1;
+                    while i < end && inside(i) {
+                        i += 1;
+                    }
+                    j.inside(out, from..i, &coords);
+                    continue;
+                }
+                let i = i - 1;
                 let seg = coords.segment(i);
                 let mut cut: Option<Segment<F>> = None;
                 j.piece(out, i, te, tx, |end| match (end, te, tx) {

@@ -10,8 +10,15 @@
 //! a segment with no piece closes the run (the caller just skips it: i − 1 no longer matches)
 //! close: all vertices one point → a point of contact (or nothing), else a part
 //! ```
+//!
+//! A run of `Inside` pieces (`[0, 1]`: segments with both ends in the rect) continues itself
+//! piece after piece and adds each segment's end: [`Joiner::inside`] copies those vertices in
+//! one slice, the same answer as the pieces one by one. Whether a run is one point is kept as
+//! it grows (each vertex against the run's first, until one differs), not found at the close.
 
-use super::Parts;
+use core::ops::Range;
+
+use super::{Coords, Parts};
 use crate::real::Real;
 
 /// Whom a run's part belongs to.
@@ -35,6 +42,8 @@ pub(crate) struct Joiner {
     end_in: bool,
     /// Where the run's vertices start in the output (in vertices).
     start: usize,
+    /// Some vertex of the run differs from its first: the run is a part, not a point.
+    distinct: bool,
 }
 
 impl Joiner {
@@ -47,6 +56,7 @@ impl Joiner {
             last: 0,
             end_in: false,
             start: 0,
+            distinct: false,
         }
     }
 
@@ -66,6 +76,7 @@ impl Joiner {
         if !continues {
             self.close(out);
             self.open = true;
+            self.distinct = false;
             self.start = out.coords.len() / 2;
             let (x, y) = ends(false);
             out.coords.extend_from_slice(&[x, y]);
@@ -73,9 +84,53 @@ impl Joiner {
         if t_entry < t_exit {
             let (x, y) = ends(true);
             out.coords.extend_from_slice(&[x, y]);
+            self.note(out, 2);
         }
         self.last = seg;
         self.end_in = t_exit == F::ONE;
+    }
+
+    /// The `Inside` pieces (`[0, 1]`) of segments `segs` of `coords`, in order: the same as
+    /// [`Joiner::piece`] for each, with the vertices after the first piece's copied at once.
+    #[inline]
+    pub fn inside<F: Real>(
+        &mut self,
+        out: &mut Parts<F>,
+        segs: Range<usize>,
+        coords: &Coords<'_, F>,
+    ) {
+        let Some(first) = segs.clone().next() else {
+            return;
+        };
+        self.piece(out, first, F::ZERO, F::ONE, |end| {
+            coords.vertex(first + usize::from(end))
+        });
+        // Each later piece continues the run (the last ended at its `P1`, this one starts at
+        // its `P0`) and adds its end: vertices `first + 2 ..= segs.end`.
+        let (a, b) = (first + 2, segs.end + 1);
+        if a < b {
+            match coords {
+                Coords::Interleaved(v) => out.coords.extend_from_slice(&v[2 * a..2 * b]),
+                Coords::Separated { x, y } => out
+                    .coords
+                    .extend(x[a..b].iter().zip(&y[a..b]).flat_map(|(&x, &y)| [x, y])),
+            }
+            self.note(out, 2 * (b - a));
+            self.last = segs.end - 1;
+        }
+    }
+
+    /// Notes whether the last `added` values (whole vertices) hold a vertex that differs from
+    /// the run's first.
+    #[inline(always)]
+    fn note<F: Real>(&mut self, out: &Parts<F>, added: usize) {
+        if !self.distinct {
+            let c = &out.coords;
+            let (x, y) = (c[2 * self.start], c[2 * self.start + 1]);
+            self.distinct = c[c.len() - added..]
+                .chunks_exact(2)
+                .any(|p| p[0] != x || p[1] != y);
+        }
     }
 
     /// Ends the open run, if any: a part, or a single point of contact.
@@ -84,11 +139,9 @@ impl Joiner {
             return;
         }
         self.open = false;
-        let v = &out.coords[2 * self.start..];
-        let (x, y) = (v[0], v[1]);
-        let one_point = v.chunks_exact(2).all(|p| p[0] == x && p[1] == y);
+        let (x, y) = (out.coords[2 * self.start], out.coords[2 * self.start + 1]);
         let t = self.tag;
-        if one_point {
+        if !self.distinct {
             out.coords.truncate(2 * self.start);
             if self.points {
                 let p = &mut out.points;
