@@ -22,6 +22,19 @@ pub struct Rect<F> {
 unsafe impl<F: Real> bytemuck::NoUninit for Rect<F> {}
 
 impl<F: Real> Rect<F> {
+    /// A rect from bounds the caller has already checked (finite, `min ≤ max`), such as two
+    /// neighbouring lines of a validated grid: no checks on the hot path.
+    #[inline(always)]
+    pub(crate) fn from_checked(xmin: F, ymin: F, xmax: F, ymax: F) -> Self {
+        debug_assert!(Rect::new(xmin, ymin, xmax, ymax).is_ok());
+        Rect {
+            xmin,
+            ymin,
+            xmax,
+            ymax,
+        }
+    }
+
     /// Builds the rect, or an [`Error::InvalidRect`] naming the bad bound.
     ///
     /// Corner cases: `-0.0` and `0.0` are equal bounds; NaN or ±∞ anywhere is an error.

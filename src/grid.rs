@@ -314,8 +314,8 @@ impl<F: Real> Grid<F> {
 
     /// The closed rect of cell `(ix, iy)`. Panics when the cell is not in the grid.
     pub fn cell(&self, ix: usize, iy: usize) -> Rect<F> {
-        Rect::new(self.xs[ix], self.ys[iy], self.xs[ix + 1], self.ys[iy + 1])
-            .expect("grid boundaries are finite and increasing")
+        // The boundary lists were checked finite and increasing when the grid was made.
+        Rect::from_checked(self.xs[ix], self.ys[iy], self.xs[ix + 1], self.ys[iy + 1])
     }
 
     /// The clip of `seg` against cell `(ix, iy)` as the grid cuts it: SPEC §1's clip, and a
@@ -323,7 +323,13 @@ impl<F: Real> Grid<F> {
     /// [module docs](self), "Slivers"). Every piece [`Grid::pieces`] gives is this clip, bit for
     /// bit. Panics when the cell is not in the grid.
     pub fn cell_clip(&self, ix: usize, iy: usize, seg: &Segment<F>) -> Clip<F> {
-        let r = RectLanes::splat(&self.cell(ix, iy));
+        self.clip_in(&self.cell(ix, iy), seg)
+    }
+
+    /// [`Grid::cell_clip`] with the cell's rect at hand.
+    #[inline]
+    fn clip_in(&self, cell: &Rect<F>, seg: &Segment<F>) -> Clip<F> {
+        let r = RectLanes::splat(cell);
         Clip::from_finished(keep_slivers(&r, seg, slab_clip(&r, seg)))
     }
 
@@ -332,8 +338,8 @@ impl<F: Real> Grid<F> {
     /// a grid line has exactly that line's boundary value as one coordinate, and every point lies
     /// in the closed cell, so the pieces of a segment drawn end to end meet exactly.
     pub fn piece_segment(&self, piece: &Piece<F>, seg: &Segment<F>) -> Segment<F> {
-        let (ix, iy) = (piece.ix as usize, piece.iy as usize);
-        self.cell_clip(ix, iy, seg).segment(&self.cell(ix, iy), seg)
+        let cell = self.cell(piece.ix as usize, piece.iy as usize);
+        self.clip_in(&cell, seg).segment(&cell, seg)
     }
 
     /// Every piece of every segment of `input`, segment by segment, each segment's in order

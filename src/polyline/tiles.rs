@@ -164,6 +164,8 @@ fn tile_layout<F: Real>(
             buffered: buffered.as_ref(),
             grid_pieces: Vec::new(),
             mine: Vec::new(),
+            order: Vec::new(),
+            spare: Vec::new(),
         };
         w.block(block, out);
     });
@@ -189,6 +191,10 @@ struct Work<'w, 'l, 'a, F: Real> {
     buffered: Option<&'w Buffered<F>>,
     grid_pieces: Vec<Piece<F>>,
     mine: Vec<TilePiece<F>>,
+    /// Sort keys of `mine` (cell, then segment) and positions.
+    order: Vec<(u64, u32)>,
+    /// `mine` in key order.
+    spare: Vec<TilePiece<F>>,
 }
 
 impl<F: Real> Work<'_, '_, '_, F> {
@@ -351,7 +357,31 @@ impl<F: Real> Work<'_, '_, '_, F> {
 
     /// Joins the polyline's pieces cell by cell (cells by index, pieces in segment order).
     fn join(&mut self, line: &Line, out: &mut Parts<F>) {
-        self.mine.sort_unstable_by_key(|p| (p.cell, p.seg));
+        // By cell, then segment. Pieces come in segment order, each segment's along it, and
+        // the key keeps that order within a cell: sorting small keys and then the pieces by
+        // them moves each large piece once.
+        let start = line.vertices.start;
+        self.order.clear();
+        self.order
+            .extend(self.mine.iter().enumerate().map(|(k, p)| {
+                debug_assert!(k < 1 << 32 && p.cell < 1 << 48);
+                (
+                    p.cell << 16 | ((p.seg - start) as u64).min(0xFFFF),
+                    k as u32,
+                )
+            }));
+        let sorted = self.order.windows(2).all(|w| w[0] <= w[1]);
+        if !sorted {
+            if self.mine.len() >= 1 << 32 || line.vertices.len() > 0xFFFF {
+                self.mine.sort_by_key(|p| (p.cell, p.seg));
+            } else {
+                self.order.sort_unstable();
+                self.spare.clear();
+                self.spare
+                    .extend(self.order.iter().map(|&(_, k)| self.mine[k as usize]));
+                core::mem::swap(&mut self.mine, &mut self.spare);
+            }
+        }
         let mut k = 0;
         while k < self.mine.len() {
             let cell = self.mine[k].cell;
