@@ -16,8 +16,8 @@ Formats, by extension (input and output independently):
                    feature at a time, so a file larger than memory works. Each part becomes a
                    LineString feature with its source feature's id and properties, plus
                    \"feature\" (the source's index, from 0), \"part\" (from 0, per feature and
-                   tile) and, for tiles, \"ix\", \"iy\"; points of contact become Point
-                   features. Numbers are read exactly and written in the shortest form that
+                   tile) and, for tiles, \"ix\", \"iy\" (replacing input properties of
+                   those names); points of contact become Point features. Numbers are read exactly and written in the shortest form that
                    reads back to the same float64.
   .npz             ragged arrays (numpy.savez, as shapely.to_ragged_array gives them):
                    in:  coords (V, 2) float32 or float64, offsets (L + 1,) int32 or int64,
@@ -56,17 +56,19 @@ pub struct LinesArgs {
     grid: Option<[f64; 4]>,
 
     /// Tiles of the --grid along x and y.
-    #[arg(long, value_name = "NX,NY", value_parser = parse_cells, requires = "grid")]
+    #[arg(long, value_name = "NX,NY", value_parser = parse_cells, requires = "grid",
+          conflicts_with = "rect")]
     cells: Option<[usize; 2]>,
 
     /// With --grid: grow every tile by B on each side (in the data's units), so that tiles
     /// overlap and a line near a tile's edge is in both, as map tiles are drawn.
-    #[arg(long, value_name = "B", requires = "grid", value_parser = parse_buffer)]
+    #[arg(long, value_name = "B", requires = "grid", conflicts_with = "rect", allow_hyphen_values = true,
+          value_parser = parse_buffer)]
     buffer: Option<f64>,
 
     /// With --grid and no buffer: half-open tiles, so a stretch lying exactly on a tile
     /// border goes to one tile only (the one right of or above it); default: closed tiles.
-    #[arg(long, requires = "grid", conflicts_with = "buffer")]
+    #[arg(long, requires = "grid", conflicts_with_all = ["buffer", "rect"])]
     half_open: bool,
 
     /// Also write the single points where a line only touches a rectangle or tile (a corner

@@ -22,7 +22,7 @@
 //! Polygon, MultiPolygon or GeometryCollection (slabclip cuts lines only: nothing is dropped
 //! silently), a LineString (or a line of a MultiLineString) of a single position, a position of
 //! other than two numbers, a number beyond the `f64` range, `properties` that are not an object
-//! or `null`, properties already holding a key the output adds ([`RESERVED`]). A feature
+//! or `null`, an `id` that is neither a string nor a number. A feature
 //! whose `geometry` is `null` (or absent) holds no line and gives no output. An empty
 //! `coordinates` array is a line with no vertices, which clips to nothing.
 //!
@@ -32,7 +32,8 @@
 //! LineString feature, each single point of contact a Point feature, with the source feature's
 //! `id` and properties (raw, as read) followed by the keys of [`RESERVED`]: `feature` (the
 //! source feature's index), `part` (the part's number among its feature's parts in its tile,
-//! from 0), and for tiles `ix`, `iy`. Numbers are written in the shortest form that reads
+//! from 0), and for tiles `ix`, `iy` (input properties of these names, as in a file slabclip
+//! wrote, are replaced). Numbers are written in the shortest form that reads
 //! back to the same `f64`. The file is written to a temporary name and renamed when complete.
 
 use std::borrow::Cow;
@@ -51,8 +52,8 @@ use crate::error::Error;
 use crate::polyline::{MultiPolylines, Parts, Polylines};
 use crate::real::Real;
 
-/// The property keys the output adds to every feature (an input feature whose properties hold
-/// one of them is an error, rather than a feature with the key twice).
+/// The property keys the output adds to every feature. An input feature's properties of these
+/// names (as in a file slabclip wrote) are replaced, not repeated: each key appears once.
 pub const RESERVED: [&str; 4] = ["feature", "part", "ix", "iy"];
 
 /// One input feature as the output needs it: its index and its raw `id` and properties.
@@ -64,6 +65,8 @@ pub struct FeatureInfo<'a> {
     pub id: Option<&'a str>,
     /// Its `properties` object as written, if it has one (not `null`).
     pub properties: Option<&'a str>,
+    /// Whether the properties hold a key of [`RESERVED`] (which the output replaces).
+    pub has_reserved: bool,
 }
 
 impl fmt::Display for FeatureInfo<'_> {
@@ -237,6 +240,7 @@ impl<'a> Sink<'_, 'a, '_> {
             index,
             id,
             properties: None,
+            has_reserved: false,
         };
         let bad = |msg: String| Error::file(path, format!("{name}: {msg}"));
         if f.kind != "Feature" {
@@ -253,17 +257,15 @@ impl<'a> Sink<'_, 'a, '_> {
                 )));
             }
         }
+        let mut has_reserved = false;
         let properties = match f.properties.map(RawValue::get) {
             None | Some("null") => None,
             Some(p) if p.starts_with('{') => {
-                let keys: HashMap<Cow<'_, str>, IgnoredAny> =
-                    serde_json::from_str(p).map_err(|e| bad(format!("properties: {e}")))?;
-                if let Some(k) = RESERVED.iter().find(|k| keys.contains_key(**k)) {
-                    return Err(bad(format!(
-                        "its properties already have a key {k:?}, which the output adds \
-                         (with {}); rename it first",
-                        RESERVED.join(", ")
-                    )));
+                // Only the keys' text is looked at, and only where one could be reserved.
+                if RESERVED.iter().any(|k| p.contains(k)) {
+                    let keys: HashMap<Cow<'_, str>, IgnoredAny> = serde_json::from_str(p)
+                        .map_err(|e| bad(format!("properties: {e}")))?;
+                    has_reserved = RESERVED.iter().any(|k| keys.contains_key(*k));
                 }
                 Some(p)
             }
@@ -290,6 +292,7 @@ impl<'a> Sink<'_, 'a, '_> {
             index,
             id,
             properties,
+            has_reserved,
         });
         self.features += 1;
         if b.vertices() >= self.batch_vertices {
@@ -616,6 +619,7 @@ impl GeoJsonWriter {
                     index: g as usize,
                     id: None,
                     properties: None,
+                    has_reserved: false,
                 },
             }
         };
@@ -673,10 +677,19 @@ impl GeoJsonWriter {
         }
         s.extend_from_slice(b"\"properties\":{");
         if let Some(p) = f.properties {
-            let inner = p[1..p.len() - 1].trim();
-            if !inner.is_empty() {
-                s.extend_from_slice(inner.as_bytes());
-                s.push(b',');
+            if f.has_reserved {
+                for (k, v) in without_reserved(p) {
+                    let _ = serde_json::to_writer(&mut *s, &k);
+                    s.push(b':');
+                    s.extend_from_slice(v.get().as_bytes());
+                    s.push(b',');
+                }
+            } else {
+                let inner = p[1..p.len() - 1].trim();
+                if !inner.is_empty() {
+                    s.extend_from_slice(inner.as_bytes());
+                    s.push(b',');
+                }
             }
         }
         let _ = write!(s, "\"feature\":{}", f.index);
@@ -724,6 +737,30 @@ impl GeoJsonWriter {
         self.out.commit()?;
         Ok(n)
     }
+}
+
+/// The members of properties object `p` (checked when read) but those of [`RESERVED`], in
+/// order.
+fn without_reserved(p: &str) -> Vec<(Cow<'_, str>, &RawValue)> {
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(Cow<'de, str>, &'de RawValue)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+            let mut out = Vec::new();
+            while let Some(k) = map.next_key::<Cow<'de, str>>()? {
+                let v: &'de RawValue = map.next_value()?;
+                if !RESERVED.contains(&&*k) {
+                    out.push((k, v));
+                }
+            }
+            Ok(out)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(p);
+    de::Deserializer::deserialize_map(&mut de, Members).unwrap_or_default()
 }
 
 /// `v` widened to `f64`, in the shortest decimal that reads back to it (`serde_json`'s
@@ -833,6 +870,10 @@ mod tests {
         assert_eq!(off, [0, 2, 5, 5, 7, 7]);
         assert_eq!(geo, [0, 1, 4, 4, 5]);
         assert_eq!(info[0], (0, Some("7".into()), Some(r#"{"name": "a"}"#.into())));
+        assert_eq!(without_reserved(r#"{"ix": 1, "a\u0041": [2], "part": 0, "z": null}"#)
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.get().to_string()))
+            .collect::<Vec<_>>(), [("aA".to_string(), "[2]".to_string()), ("z".into(), "null".into())]);
         assert_eq!(info[1], (1, None, None));
         assert_eq!(info[2], (2, None, Some("{}".into())));
         assert_eq!(info[3], (3, Some("\"x\"".into()), None));
@@ -890,8 +931,6 @@ mod tests {
              "feature 2: the LineString has no \"coordinates\""),
             (r#"{"type": "Feature", "geometry": {"type": "Curve", "coordinates": []}}"#,
              "feature 2: unknown geometry type \"Curve\""),
-            (r#"{"type": "Feature", "id": 4, "properties": {"ix": 3}, "geometry": null}"#,
-             "feature 2 (id 4): its properties already have a key \"ix\""),
             (r#"{"type": "Feature", "properties": [1], "geometry": null}"#,
              "feature 2: \"properties\" is [1], expected an object or null"),
             (r#"{"type": "Feature", "id": [1], "geometry": null}"#,

@@ -326,7 +326,7 @@ impl<F: Real> Target<F> {
                     Some(b) => {
                         let v = F::from_f64(b);
                         if !v.to_f64().is_finite() {
-                            return Err(fit(format!("the buffer {b}"), Error::InvalidArgument(
+                            return Err(fit(format!("the buffer {b:?}"), Error::InvalidArgument(
                                 "not finite once rounded".into(),
                             )));
                         }
