@@ -136,7 +136,10 @@ fn panel(
             // Ends as large dots under starts as small ones: where a part ends and the next
             // begins, both colours show.
             let n = p.coords.len();
-            for (out, xy, r) in [(&mut starts, &p.coords[..2], 3.5), (&mut ends, &p.coords[n - 2..], 6.5)] {
+            for (out, xy, r) in [
+                (&mut starts, &p.coords[..2], 3.5),
+                (&mut ends, &p.coords[n - 2..], 6.5),
+            ] {
                 let _ = writeln!(
                     out,
                     r#"<circle cx="{:.2}" cy="{:.2}" r="{r}" fill="{}" stroke="white" stroke-width="1"/>"#,
@@ -219,7 +222,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A line through a tile corner exactly: the midpoint of a segment whose offsets are powers
     // of two is the corner (vx, vy) = (0.5, 0.25).
     let (vx, vy, a) = (grid.xs()[2], grid.ys()[1], 1.0 / 64.0);
-    xy.extend_from_slice(&[vx - 3.0 * a, vy - 2.5 * a, vx - a, vy - 0.5 * a, vx + a, vy + 0.5 * a, vx + 2.0 * a, vy + 2.5 * a]);
+    xy.extend_from_slice(&[
+        vx - 3.0 * a,
+        vy - 2.5 * a,
+        vx - a,
+        vy - 0.5 * a,
+        vx + a,
+        vy + 0.5 * a,
+        vx + 2.0 * a,
+        vy + 2.5 * a,
+    ]);
     offsets.push((xy.len() / 2) as i64);
 
     let lines = Polylines::interleaved(&xy, &offsets)?;
@@ -292,7 +304,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &buffered,
         2.0,
         false,
-        &format!("buffer 1/32 (dashed): {} parts, overlapping", buffered.len()),
+        &format!(
+            "buffer 1/32 (dashed): {} parts, overlapping",
+            buffered.len()
+        ),
     );
     std::fs::write(
         &whole,
@@ -322,7 +337,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let near = |parts: &Parts<f64>| {
         let mut out = Parts::new();
-        for p in parts.iter().filter(|p| p.polyline == lines.len() as i64 - 1) {
+        for p in parts
+            .iter()
+            .filter(|p| p.polyline == lines.len() as i64 - 1)
+        {
             out.coords.extend_from_slice(p.coords);
             out.offsets.push((out.coords.len() / 2) as i64);
             out.polyline.push(p.polyline);
@@ -332,7 +350,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let pts = &parts.points;
         for q in (0..pts.len()).filter(|&q| pts.polyline[q] == lines.len() as i64 - 1) {
-            out.points.coords.extend_from_slice(&pts.coords[2 * q..2 * q + 2]);
+            out.points
+                .coords
+                .extend_from_slice(&pts.coords[2 * q..2 * q + 2]);
             out.points.polyline.push(pts.polyline[q]);
             out.points.ix.push(pts.ix[q]);
             out.points.iy.push(pts.iy[q]);

@@ -642,7 +642,8 @@ impl LineKind {
                 while left > 0 {
                     let system = river_system(&mut rng, &mut left);
                     for line in system {
-                        w.coords.extend(line.iter().flatten().map(|&v| F::from_f64(v)));
+                        w.coords
+                            .extend(line.iter().flatten().map(|&v| F::from_f64(v)));
                         w.offsets.push((w.coords.len() / 2) as i64);
                     }
                     w.geometry_offsets.push((w.offsets.len() - 1) as i64);
@@ -1107,8 +1108,15 @@ mod tests {
                 assert!((0..l.len()).all(|j| l.vertices(j).len() >= 2));
                 assert!(w.coords.iter().all(|v| v.is_finite()));
                 let w32 = kind.generate::<f32>(n, 3);
-                assert!(w32.coords.iter().zip(&w.coords).all(|(&a, &b)| a == b as f32));
-                assert_eq!((w32.offsets, w32.geometry_offsets), (w.offsets, w.geometry_offsets));
+                assert!(w32
+                    .coords
+                    .iter()
+                    .zip(&w.coords)
+                    .all(|(&a, &b)| a == b as f32));
+                assert_eq!(
+                    (w32.offsets, w32.geometry_offsets),
+                    (w.offsets, w.geometry_offsets)
+                );
             }
         }
         assert!(LineKind::from_name("lakes").is_err());
@@ -1127,13 +1135,22 @@ mod tests {
                 let s = seg.segments.segment(i);
                 assert_eq!(
                     [s.x0, s.y0, s.x1, s.y1],
-                    [w.coords[2 * k], w.coords[2 * k + 1], w.coords[2 * k + 2], w.coords[2 * k + 3]]
+                    [
+                        w.coords[2 * k],
+                        w.coords[2 * k + 1],
+                        w.coords[2 * k + 2],
+                        w.coords[2 * k + 3]
+                    ]
                 );
                 i += 1;
             }
         }
         assert_eq!(i, N);
-        assert!(l.len() >= N / 500 && l.len() <= N / 50 + 1, "{} roads", l.len());
+        assert!(
+            l.len() >= N / 500 && l.len() <= N / 50 + 1,
+            "{} roads",
+            l.len()
+        );
     }
 
     #[test]
@@ -1153,19 +1170,30 @@ mod tests {
                 tributaries += 1;
             }
         }
-        assert!(systems >= N / 1200 && tributaries >= systems / 2, "{systems}, {tributaries}");
+        assert!(
+            systems >= N / 1200 && tributaries >= systems / 2,
+            "{systems}, {tributaries}"
+        );
         // Rivers meander: they turn, but never sharply from one piece to the next.
         let xy = &w.coords;
         let stem = l.lines().vertices(0);
         let turns = (stem.start + 1..stem.end - 1)
             .map(|k| {
-                let (a, b) = ([xy[2 * k] - xy[2 * k - 2], xy[2 * k + 1] - xy[2 * k - 1]], [xy[2 * k + 2] - xy[2 * k], xy[2 * k + 3] - xy[2 * k + 1]]);
-                (a[0] * b[0] + a[1] * b[1]) / ((a[0] * a[0] + a[1] * a[1]) * (b[0] * b[0] + b[1] * b[1])).sqrt()
+                let (a, b) = (
+                    [xy[2 * k] - xy[2 * k - 2], xy[2 * k + 1] - xy[2 * k - 1]],
+                    [xy[2 * k + 2] - xy[2 * k], xy[2 * k + 3] - xy[2 * k + 1]],
+                );
+                (a[0] * b[0] + a[1] * b[1])
+                    / ((a[0] * a[0] + a[1] * a[1]) * (b[0] * b[0] + b[1] * b[1])).sqrt()
             })
             .collect::<Vec<_>>();
         // (A stem turns back sharply only where it meets the border of [-1, 2]².)
         let gentle = turns.iter().filter(|&&c| c > 0.9).count();
-        assert!(gentle >= turns.len() * 98 / 100, "{gentle} of {} gentle", turns.len());
+        assert!(
+            gentle >= turns.len() * 98 / 100,
+            "{gentle} of {} gentle",
+            turns.len()
+        );
         assert!(turns.iter().any(|&c| c < 0.999), "some bend");
     }
 }

@@ -44,10 +44,7 @@ fn targets() -> Vec<(Vec<&'static str>, Target)> {
 #[derive(Clone, Copy)]
 enum Target {
     Rect,
-    Grid {
-        lines: Lines,
-        buffer: Option<f64>,
-    },
+    Grid { lines: Lines, buffer: Option<f64> },
 }
 
 /// The library's answer on the whole batch.
@@ -87,7 +84,10 @@ fn check_npz(out: &Path, want: &Parts<f64>, tiles: bool, points: bool) {
     }
     if points {
         let p = &want.points;
-        assert_eq!(bits(&npz_array::<f64>(out, "point_coords")), bits(&p.coords));
+        assert_eq!(
+            bits(&npz_array::<f64>(out, "point_coords")),
+            bits(&p.coords)
+        );
         assert_eq!(npz_array::<i64>(out, "point_polyline"), p.polyline);
         assert_eq!(npz_array::<i64>(out, "point_geometry"), p.geometry);
         if tiles {
@@ -121,7 +121,13 @@ fn features(path: &Path) -> Vec<(serde_json::Map<String, Value>, String, String)
     let c: C<'_> = serde_json::from_str(&text).unwrap();
     c.features
         .into_iter()
-        .map(|f| (f.properties, f.geometry.kind, f.geometry.coordinates.get().to_string()))
+        .map(|f| {
+            (
+                f.properties,
+                f.geometry.kind,
+                f.geometry.coordinates.get().to_string(),
+            )
+        })
         .collect()
 }
 
@@ -156,14 +162,28 @@ fn check_geojson(out: &Path, want: &Parts<f64>, tiles: bool) {
 
 /// Writes the workload as GeoJSON (through `gen`) and as a ragged `.npz` (from the library's
 /// workload), both `f64`.
-fn inputs(dir: &Path, kind: LineKind, n: usize, seed: u64) -> slabclip::workload::LineWorkload<f64> {
+fn inputs(
+    dir: &Path,
+    kind: LineKind,
+    n: usize,
+    seed: u64,
+) -> slabclip::workload::LineWorkload<f64> {
     let n_text = n.to_string();
     let seed_text = seed.to_string();
     let o = slabclip(
         dir,
         &[
-            "gen", "--lines", kind.name(), "--n", &n_text, "--seed", &seed_text, "--precision",
-            "f64", "-o", "in.geojson",
+            "gen",
+            "--lines",
+            kind.name(),
+            "--n",
+            &n_text,
+            "--seed",
+            &seed_text,
+            "--precision",
+            "f64",
+            "-o",
+            "in.geojson",
         ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -189,7 +209,10 @@ fn geojson_npz_and_library_agree_bit_for_bit() {
         let file = GeoJsonFile::open(dir.path().join("in.geojson")).unwrap();
         let b = file.read_all().unwrap();
         assert_eq!(bits(&b.coords), bits(&w.coords));
-        assert_eq!((&b.offsets, &b.geometry_offsets), (&w.offsets, &w.geometry_offsets));
+        assert_eq!(
+            (&b.offsets, &b.geometry_offsets),
+            (&w.offsets, &w.geometry_offsets)
+        );
         let lines = w.lines();
         for (flags, t) in targets() {
             for points in [false, true] {
@@ -246,13 +269,25 @@ fn properties_and_ids_carry_over_and_reserved_keys_are_replaced() {
     fs::write(dir.path().join("in.geojson"), text).unwrap();
     let o = slabclip(
         dir.path(),
-        &["lines", "--grid", "0,0,1,1", "--cells", "2,2", "in.geojson", "-o", "t.geojson"],
+        &[
+            "lines",
+            "--grid",
+            "0,0,1,1",
+            "--cells",
+            "2,2",
+            "in.geojson",
+            "-o",
+            "t.geojson",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let raw = fs::read_to_string(dir.path().join("t.geojson")).unwrap();
     // The source's id and properties as written, then the added keys; each key once.
     assert!(raw.contains(r#"{"type":"Feature","id":"road-7","properties":{"name":"High St","lanes":[2, 1],"feature":0,"part":0,"ix":0,"iy":0},"geometry":{"type":"LineString","coordinates":[[0.0,0.375],[0.25,0.375],[0.375,0.5]]}}"#), "{raw}");
-    assert_eq!(raw.matches("\"ix\"").count(), features(&dir.path().join("t.geojson")).len());
+    assert_eq!(
+        raw.matches("\"ix\"").count(),
+        features(&dir.path().join("t.geojson")).len()
+    );
     let f = features(&dir.path().join("t.geojson"));
     let summary: Vec<(i64, i64, i64, i64)> = f
         .iter()
@@ -278,7 +313,14 @@ fn properties_and_ids_carry_over_and_reserved_keys_are_replaced() {
     // Re-tiling the output replaces the added keys again.
     let o = slabclip(
         dir.path(),
-        &["lines", "--rect", "0,0,0.5,1", "t.geojson", "-o", "again.geojson"],
+        &[
+            "lines",
+            "--rect",
+            "0,0,0.5,1",
+            "t.geojson",
+            "-o",
+            "again.geojson",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let again = features(&dir.path().join("again.geojson"));
@@ -296,8 +338,17 @@ fn a_multi_megabyte_file_streams_in_batches_with_the_same_answer() {
         let o = slabclip(
             dir.path(),
             &[
-                "lines", "--grid", "-0.5,-0.5,1.5,1.5", "--cells", "64,64", "--batch", batch,
-                "--summary", "in.geojson", "-o", out,
+                "lines",
+                "--grid",
+                "-0.5,-0.5,1.5,1.5",
+                "--cells",
+                "64,64",
+                "--batch",
+                batch,
+                "--summary",
+                "in.geojson",
+                "-o",
+                out,
             ],
         );
         assert!(o.status.success(), "{}", stderr(&o));
@@ -331,7 +382,20 @@ fn a_multi_megabyte_file_streams_in_batches_with_the_same_answer() {
 fn npz_in_any_dtype_and_nan_vertices_break_lines() {
     let dir = tempfile::tempdir().unwrap();
     // Two polylines, no geometry offsets, int32 offsets; a NaN vertex in the first.
-    let xy: [f32; 12] = [-0.5, 0.5, 0.25, 0.5, f32::NAN, 0.6, 0.6, 0.6, 0.75, 0.25, 1.5, 0.25];
+    let xy: [f32; 12] = [
+        -0.5,
+        0.5,
+        0.25,
+        0.5,
+        f32::NAN,
+        0.6,
+        0.6,
+        0.6,
+        0.75,
+        0.25,
+        1.5,
+        0.25,
+    ];
     let xy = xy.map(|v| v as f64);
     let offsets = [0i64, 4, 6];
     write_npz(
@@ -352,7 +416,10 @@ fn npz_in_any_dtype_and_nan_vertices_break_lines() {
     )
     .unwrap();
     for (input, output) in [("a.npz", "a-out.npz"), ("b.npz", "b-out.npz")] {
-        let o = slabclip(dir.path(), &["lines", "--rect", "0,0,1,1", input, "-o", output]);
+        let o = slabclip(
+            dir.path(),
+            &["lines", "--rect", "0,0,1,1", input, "-o", output],
+        );
         assert!(o.status.success(), "{}", stderr(&o));
     }
     // The NaN vertex leaves out both its segments: the first polyline's part ends at
@@ -364,7 +431,11 @@ fn npz_in_any_dtype_and_nan_vertices_break_lines() {
     assert_eq!(npz_array::<i64>(&out, "polyline"), [0, 1]);
     let lines = Polylines::interleaved(&xy, &offsets).unwrap();
     let mut want = Parts::new();
-    lines.clip(&Rect::new(0.0, 0.0, 1.0, 1.0).unwrap(), &PartOptions::default(), &mut want);
+    lines.clip(
+        &Rect::new(0.0, 0.0, 1.0, 1.0).unwrap(),
+        &PartOptions::default(),
+        &mut want,
+    );
     assert_eq!(want.coords, want_xy);
     // float32 stays float32.
     let out = dir.path().join("b-out.npz");
@@ -410,7 +481,10 @@ fn npz(arrays: &[(&str, Column<'_>)]) -> Vec<u8> {
 #[test]
 fn bad_input_names_the_feature_or_polyline_and_writes_nothing() {
     let good = r#"{"type": "Feature", "properties": {"a": 1}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}"#;
-    let fc = |bad: &str| format!(r#"{{"type": "FeatureCollection", "features": [{good}, {good},{bad}]}}"#).into_bytes();
+    let fc = |bad: &str| {
+        format!(r#"{{"type": "FeatureCollection", "features": [{good}, {good},{bad}]}}"#)
+            .into_bytes()
+    };
     // Many features before the bad one, so a batch or two have been written already.
     let many = {
         let mut f = vec![good; 5000].join(",\n");
@@ -420,65 +494,100 @@ fn bad_input_names_the_feature_or_polyline_and_writes_nothing() {
     data_error("many.geojson", &many, &["--batch", "100"], "feature 5000 (id 12): a MultiPolygon geometry: slabclip lines cuts LineString and MultiLineString geometries only");
     data_error(
         "a.geojson",
-        &fc(r#"{"type": "Feature", "id": "p1", "geometry": {"type": "Point", "coordinates": [0.5, 0.5]}}"#),
+        &fc(
+            r#"{"type": "Feature", "id": "p1", "geometry": {"type": "Point", "coordinates": [0.5, 0.5]}}"#,
+        ),
         &[],
         "feature 2 (id \"p1\"): a Point geometry",
     );
     data_error(
         "b.geojson",
-        &fc(r#"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 1], [0, 0]]]}}"#),
+        &fc(
+            r#"{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 1], [0, 0]]]}}"#,
+        ),
         &[],
         "feature 2: a Polygon geometry",
     );
     data_error(
         "c.geojson",
-        &fc(r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1 1]]}}"#),
+        &fc(
+            r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1 1]]}}"#,
+        ),
         &[],
         "feature 2: expected `,` or `]` at line 1 column",
     );
     data_error(
         "d.geojson",
-        &fc(r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0.5, 0.5]]}}"#),
+        &fc(
+            r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0.5, 0.5]]}}"#,
+        ),
         &[],
         "feature 2: a line of a single position",
     );
     data_error(
         "e.geojson",
-        &fc(r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [NaN, 1]]}}"#),
+        &fc(
+            r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [NaN, 1]]}}"#,
+        ),
         &[],
         "feature 2: expected value at line 1",
     );
-    data_error("f.geojson", b"{\"type\": \"FeatureCollection\", \"features\": [", &[], "EOF while parsing");
+    data_error(
+        "f.geojson",
+        b"{\"type\": \"FeatureCollection\", \"features\": [",
+        &[],
+        "EOF while parsing",
+    );
     data_error("g.geojson", b"", &[], "the file is empty");
-    data_error("h.json", b"[1, 2]", &[], "expected a GeoJSON FeatureCollection");
+    data_error(
+        "h.json",
+        b"[1, 2]",
+        &[],
+        "expected a GeoJSON FeatureCollection",
+    );
     let xy = [0.0, 0.0, 1.0, 1.0, 2.0, 2.0];
     data_error(
         "i.npz",
-        &npz(&[("coords", Column::F64Pairs(&xy)), ("offsets", Column::I64(&[0, 2, 1, 3]))]),
+        &npz(&[
+            ("coords", Column::F64Pairs(&xy)),
+            ("offsets", Column::I64(&[0, 2, 1, 3])),
+        ]),
         &[],
         "polyline 1: offsets decrease (offsets[1] = 2, offsets[2] = 1)",
     );
     data_error(
         "j.npz",
-        &npz(&[("coords", Column::F64Pairs(&xy)), ("offsets", Column::I64(&[0, 2, 7]))]),
+        &npz(&[
+            ("coords", Column::F64Pairs(&xy)),
+            ("offsets", Column::I64(&[0, 2, 7])),
+        ]),
         &[],
         "polyline 1: offsets[2] = 7 is beyond the 3 items it indexes",
     );
     data_error(
         "k.npz",
-        &npz(&[("coords", Column::F64Pairs(&xy)), ("offsets", Column::I64(&[0, 2, 3]))]),
+        &npz(&[
+            ("coords", Column::F64Pairs(&xy)),
+            ("offsets", Column::I64(&[0, 2, 3])),
+        ]),
         &[],
         "polyline 1 has a single vertex (vertex 2)",
     );
     data_error(
         "l.npz",
-        &npz(&[("coords", Column::F64(&xy)), ("offsets", Column::I64(&[0, 3]))]),
+        &npz(&[
+            ("coords", Column::F64(&xy)),
+            ("offsets", Column::I64(&[0, 3])),
+        ]),
         &[],
         "array 'coords': wrong shape (6,), expected (N, 2)",
     );
     data_error(
         "m.npz",
-        &npz(&[("coords", Column::F64Pairs(&xy)), ("offsets", Column::F64(&[0.0, 3.0]))]),
+        &npz(&[
+            ("coords", Column::F64Pairs(&xy)),
+            ("offsets", Column::F64(&[0.0, 3.0])),
+        ]),
         &[],
         "array 'offsets': wrong dtype float64, expected int32 or int64",
     );
@@ -502,7 +611,10 @@ fn bad_input_names_the_feature_or_polyline_and_writes_nothing() {
     let xy32 = [0.0f32, 0.0, 1.0, 1.0];
     data_error(
         "q.npz",
-        &npz(&[("coords", Column::F32Pairs(&xy32)), ("offsets", Column::I64(&[0, 2]))]),
+        &npz(&[
+            ("coords", Column::F32Pairs(&xy32)),
+            ("offsets", Column::I64(&[0, 2])),
+        ]),
         &["--buffer", "1e39"],
         "the buffer 1e39 does not fit float32",
     );
@@ -513,14 +625,98 @@ fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     for (args, want) in [
         (&["lines", "in.geojson", "-o", "o.geojson"][..], "--rect"),
-        (&["lines", "--cells", "2,2", "--rect", "0,0,1,1", "in.geojson", "-o", "o.geojson"][..], "--grid"),
-        (&["lines", "--rect", "0,0,1,1", "--buffer", "0.1", "in.geojson", "-o", "o.geojson"][..], "--grid"),
-        (&["lines", "--grid", "0,0,1,1", "--cells", "2,2", "--buffer", "-1", "in.geojson", "-o", "o.geojson"][..], "not a finite number of at least 0"),
-        (&["lines", "--grid", "0,0,1,1", "--cells", "2,2", "--buffer", "0.1", "--half-open", "in.geojson", "-o", "o.geojson"][..], "cannot be used with"),
-        (&["lines", "--rect", "0,0,1,1", "in.geojson", "-o", "o.csv"][..], "ending in .geojson, .json or .npz"),
-        (&["lines", "--grid", "0,0,1,1", "--cells", "0,2", "in.geojson", "-o", "o.npz"][..], "expected a count from 1"),
-        (&["gen", "--lines", "lakes", "--n", "10", "-o", "x.geojson"][..], "possible values: roads, rivers"),
-        (&["gen", "--lines", "roads", "--dist", "mixed", "--n", "10", "-o", "x.geojson"][..], "cannot be used with"),
+        (
+            &[
+                "lines",
+                "--cells",
+                "2,2",
+                "--rect",
+                "0,0,1,1",
+                "in.geojson",
+                "-o",
+                "o.geojson",
+            ][..],
+            "--grid",
+        ),
+        (
+            &[
+                "lines",
+                "--rect",
+                "0,0,1,1",
+                "--buffer",
+                "0.1",
+                "in.geojson",
+                "-o",
+                "o.geojson",
+            ][..],
+            "--grid",
+        ),
+        (
+            &[
+                "lines",
+                "--grid",
+                "0,0,1,1",
+                "--cells",
+                "2,2",
+                "--buffer",
+                "-1",
+                "in.geojson",
+                "-o",
+                "o.geojson",
+            ][..],
+            "not a finite number of at least 0",
+        ),
+        (
+            &[
+                "lines",
+                "--grid",
+                "0,0,1,1",
+                "--cells",
+                "2,2",
+                "--buffer",
+                "0.1",
+                "--half-open",
+                "in.geojson",
+                "-o",
+                "o.geojson",
+            ][..],
+            "cannot be used with",
+        ),
+        (
+            &["lines", "--rect", "0,0,1,1", "in.geojson", "-o", "o.csv"][..],
+            "ending in .geojson, .json or .npz",
+        ),
+        (
+            &[
+                "lines",
+                "--grid",
+                "0,0,1,1",
+                "--cells",
+                "0,2",
+                "in.geojson",
+                "-o",
+                "o.npz",
+            ][..],
+            "expected a count from 1",
+        ),
+        (
+            &["gen", "--lines", "lakes", "--n", "10", "-o", "x.geojson"][..],
+            "possible values: roads, rivers",
+        ),
+        (
+            &[
+                "gen",
+                "--lines",
+                "roads",
+                "--dist",
+                "mixed",
+                "--n",
+                "10",
+                "-o",
+                "x.geojson",
+            ][..],
+            "cannot be used with",
+        ),
     ] {
         let o = slabclip(dir.path(), args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -529,7 +725,13 @@ fn usage_errors_exit_2() {
     assert!(listing(dir.path()).is_empty());
     let o = slabclip(dir.path(), &["lines", "--help"]);
     let help = String::from_utf8(o.stdout).unwrap();
-    for words in ["map tiles", "--buffer", "watertight", "geometry_offsets", "feature (its index"] {
+    for words in [
+        "map tiles",
+        "--buffer",
+        "watertight",
+        "geometry_offsets",
+        "feature (its index",
+    ] {
         assert!(help.contains(words), "{words}: {help}");
     }
 }
@@ -540,12 +742,36 @@ fn gen_lines_are_the_workload_in_every_format() {
     for (kind, precision) in [(LineKind::Rivers, "f32"), (LineKind::Roads, "f64")] {
         let o = slabclip(
             dir.path(),
-            &["gen", "--lines", kind.name(), "--n", "3000", "--seed", "9", "--precision", precision, "-o", "l.npz"],
+            &[
+                "gen",
+                "--lines",
+                kind.name(),
+                "--n",
+                "3000",
+                "--seed",
+                "9",
+                "--precision",
+                precision,
+                "-o",
+                "l.npz",
+            ],
         );
         assert!(o.status.success(), "{}", stderr(&o));
         let o = slabclip(
             dir.path(),
-            &["gen", "--lines", kind.name(), "--n", "3000", "--seed", "9", "--precision", precision, "-o", "l.json"],
+            &[
+                "gen",
+                "--lines",
+                kind.name(),
+                "--n",
+                "3000",
+                "--seed",
+                "9",
+                "--precision",
+                precision,
+                "-o",
+                "l.json",
+            ],
         );
         assert!(o.status.success(), "{}", stderr(&o));
         let (npz, json) = (dir.path().join("l.npz"), dir.path().join("l.json"));
@@ -554,7 +780,10 @@ fn gen_lines_are_the_workload_in_every_format() {
         if precision == "f32" {
             let w = kind.generate::<f32>(3000, 9);
             assert_eq!(npz_array::<f32>(&npz, "coords"), w.coords);
-            assert_eq!(npz_array::<i64>(&npz, "geometry_offsets"), w.geometry_offsets);
+            assert_eq!(
+                npz_array::<i64>(&npz, "geometry_offsets"),
+                w.geometry_offsets
+            );
             // GeoJSON holds the float32 values exactly, widened.
             assert!(b.coords.iter().zip(&w.coords).all(|(&a, &b)| a == b as f64));
             assert_eq!(b.geometry_offsets, w.geometry_offsets);
@@ -565,7 +794,14 @@ fn gen_lines_are_the_workload_in_every_format() {
             assert_eq!(npz_array::<i64>(&npz, "offsets"), w.offsets);
         }
         let f = features(&json);
-        assert_eq!(f[0].0["kind"], if kind == LineKind::Roads { "road" } else { "river" });
+        assert_eq!(
+            f[0].0["kind"],
+            if kind == LineKind::Roads {
+                "road"
+            } else {
+                "river"
+            }
+        );
     }
 }
 
@@ -577,8 +813,23 @@ fn the_shipped_sample_is_gen_output() {
     let dir = tempfile::tempdir().unwrap();
     let o = slabclip(
         dir.path(),
-        &["gen", "--lines", "roads", "--n", "4000", "--seed", "1", "--precision", "f32", "-o", "roads.geojson"],
+        &[
+            "gen",
+            "--lines",
+            "roads",
+            "--n",
+            "4000",
+            "--seed",
+            "1",
+            "--precision",
+            "f32",
+            "-o",
+            "roads.geojson",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(fs::read(dir.path().join("roads.geojson")).unwrap() == shipped, "data/roads.geojson differs from gen's");
+    assert!(
+        fs::read(dir.path().join("roads.geojson")).unwrap() == shipped,
+        "data/roads.geojson differs from gen's"
+    );
 }

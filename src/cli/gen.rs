@@ -86,7 +86,13 @@ pub fn run(args: &GenArgs) -> Result<(), Error> {
 fn properties(kind: LineKind, g: usize, lines: usize) -> String {
     match kind {
         LineKind::Roads => {
-            let class = ["primary", "secondary", "residential", "residential", "track"][g % 5];
+            let class = [
+                "primary",
+                "secondary",
+                "residential",
+                "residential",
+                "track",
+            ][g % 5];
             format!(r#"{{"kind":"road","name":"road {g}","class":"{class}"}}"#)
         }
         LineKind::Rivers => format!(

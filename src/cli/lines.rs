@@ -127,7 +127,11 @@ pub fn run(args: &LinesArgs) -> Result<(), Error> {
             }
             LinesTarget::Grid { bounds, cells }
         }
-        _ => return Err(Error::Failed("lines needs --rect, or --grid with --cells".into())),
+        _ => {
+            return Err(Error::Failed(
+                "lines needs --rect, or --grid with --cells".into(),
+            ))
+        }
     };
     let settings = LinesSettings {
         target,

@@ -1,40 +1,6 @@
 //! GeoJSON lines: a FeatureCollection of LineString and MultiLineString features read one
 //! feature at a time into ragged batches ([`GeoJsonFile::batches`]), and parts written back
 //! as features ([`GeoJsonWriter`]).
-//!
-//! # Reading
-//!
-//! The file is memory-mapped and parsed by `serde_json` as a stream: the collection's
-//! `features` array is visited element by element, each feature deserialized on its own with
-//! its `id`, `properties` and `geometry` kept as raw JSON text borrowed from the map (so a file
-//! larger than memory is read in bounded memory, and properties come back byte for byte). Whole
-//! features are gathered into a [`FeatureBatch`] of at least the asked number of vertices,
-//! handed to the caller, and cleared.
-//!
-//! Coordinates are parsed here, not by `serde_json`: each number token goes through Rust's
-//! `f64::from_str`, which rounds correctly (the nearest `f64` to the decimal written), so a file
-//! written with shortest round-trip numbers reads back bit for bit. A position is exactly two
-//! numbers `[x, y]`.
-//!
-//! Everything else is an [`Error::File`](crate::Error::File) naming the file and the feature
-//! (its index from 0 in the `features` array, and its `id` when it has one), with the line and
-//! column for broken JSON: a top level that is not a FeatureCollection, a Point, MultiPoint,
-//! Polygon, MultiPolygon or GeometryCollection (slabclip cuts lines only: nothing is dropped
-//! silently), a LineString (or a line of a MultiLineString) of a single position, a position of
-//! other than two numbers, a number beyond the `f64` range, `properties` that are not an object
-//! or `null`, an `id` that is neither a string nor a number. A feature
-//! whose `geometry` is `null` (or absent) holds no line and gives no output. An empty
-//! `coordinates` array is a line with no vertices, which clips to nothing.
-//!
-//! # Writing
-//!
-//! [`GeoJsonWriter`] writes a FeatureCollection, one feature per line of text: each part a
-//! LineString feature, each single point of contact a Point feature, with the source feature's
-//! `id` and properties (raw, as read) followed by the keys of [`RESERVED`]: `feature` (the
-//! source feature's index), `part` (the part's number among its feature's parts in its tile,
-//! from 0), and for tiles `ix`, `iy` (input properties of these names, as in a file slabclip
-//! wrote, are replaced). Numbers are written in the shortest form that reads
-//! back to the same `f64`. The file is written to a temporary name and renamed when complete.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -124,6 +90,28 @@ impl<'a> FeatureBatch<'a> {
 }
 
 /// A GeoJSON file opened for reading (memory-mapped).
+///
+/// The file is memory-mapped and parsed by `serde_json` as a stream: the collection's
+/// `features` array is visited element by element, each feature deserialized on its own with
+/// its `id`, `properties` and `geometry` kept as raw JSON text borrowed from the map (so a file
+/// larger than memory is read in bounded memory, and properties come back byte for byte). Whole
+/// features are gathered into a [`FeatureBatch`] of at least the asked number of vertices,
+/// handed to the caller, and cleared.
+///
+/// Coordinates are parsed here, not by `serde_json`: each number token goes through Rust's
+/// `f64::from_str`, which rounds correctly (the nearest `f64` to the decimal written), so a file
+/// written with shortest round-trip numbers reads back bit for bit. A position is exactly two
+/// numbers `[x, y]`.
+///
+/// Everything else is an [`Error::File`](crate::Error::File) naming the file and the feature
+/// (its index from 0 in the `features` array, and its `id` when it has one), with the line and
+/// column for broken JSON: a top level that is not a FeatureCollection, a Point, MultiPoint,
+/// Polygon, MultiPolygon or GeometryCollection (slabclip cuts lines only: nothing is dropped
+/// silently), a LineString (or a line of a MultiLineString) of a single position, a position of
+/// other than two numbers, a number beyond the `f64` range, `properties` that are not an object
+/// or `null`, an `id` that is neither a string nor a number. A feature
+/// whose `geometry` is `null` (or absent) holds no line and gives no output. An empty
+/// `coordinates` array is a line with no vertices, which clips to nothing.
 pub struct GeoJsonFile {
     path: PathBuf,
     map: Mmap,
@@ -250,7 +238,9 @@ impl<'a> Sink<'_, 'a, '_> {
             )));
         }
         if let Some(id) = id {
-            if !(id.starts_with('"') || id.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])) {
+            if !(id.starts_with('"')
+                || id.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']))
+            {
                 return Err(bad(format!(
                     "\"id\" is {}, expected a string or a number",
                     super::excerpt_raw(id, 40)
@@ -263,8 +253,8 @@ impl<'a> Sink<'_, 'a, '_> {
             Some(p) if p.starts_with('{') => {
                 // Only the keys' text is looked at, and only where one could be reserved.
                 if RESERVED.iter().any(|k| p.contains(k)) {
-                    let keys: HashMap<Cow<'_, str>, IgnoredAny> = serde_json::from_str(p)
-                        .map_err(|e| bad(format!("properties: {e}")))?;
+                    let keys: HashMap<Cow<'_, str>, IgnoredAny> =
+                        serde_json::from_str(p).map_err(|e| bad(format!("properties: {e}")))?;
                     has_reserved = RESERVED.iter().any(|k| keys.contains_key(*k));
                 }
                 Some(p)
@@ -327,8 +317,7 @@ struct RawGeometry<'a> {
 
 /// Parses geometry `text` (a LineString or MultiLineString) onto the ragged arrays.
 fn add_geometry(text: &str, coords: &mut Vec<f64>, offsets: &mut Vec<i64>) -> Result<(), String> {
-    let g: RawGeometry<'_> =
-        serde_json::from_str(text).map_err(|e| format!("geometry: {e}"))?;
+    let g: RawGeometry<'_> = serde_json::from_str(text).map_err(|e| format!("geometry: {e}"))?;
     let depth = match &*g.kind {
         "LineString" => 1,
         "MultiLineString" => 2,
@@ -573,9 +562,17 @@ impl<'de> Visitor<'de> for Features<'_, '_, 'de, '_> {
     }
 }
 
-/// A GeoJSON FeatureCollection being written: parts and points as features (see the module
-/// docs), staged in memory and written to a temporary file in pieces; renamed into place by
+/// A GeoJSON FeatureCollection being written: parts and points as features, staged in memory
+/// and written to a temporary file in pieces; renamed into place by
 /// [`finish`](GeoJsonWriter::finish), deleted if dropped unfinished.
+///
+/// [`GeoJsonWriter`] writes a FeatureCollection, one feature per line of text: each part a
+/// LineString feature, each single point of contact a Point feature, with the source feature's
+/// `id` and properties (raw, as read) followed by the keys of [`RESERVED`]: `feature` (the
+/// source feature's index), `part` (the part's number among its feature's parts in its tile,
+/// from 0), and for tiles `ix`, `iy` (input properties of these names, as in a file slabclip
+/// wrote, are replaced). Numbers are written in the shortest form that reads
+/// back to the same `f64`. The file is written to a temporary name and renamed when complete.
 pub struct GeoJsonWriter {
     out: AtomicFile,
     staged: Vec<u8>,
@@ -612,7 +609,11 @@ impl GeoJsonWriter {
         features: Option<&[FeatureInfo<'_>]>,
     ) -> Result<(), Error> {
         let source = |geometry: &[i64], polyline: &[i64], k: usize| -> FeatureInfo<'_> {
-            let g = if geometry.is_empty() { polyline[k] } else { geometry[k] };
+            let g = if geometry.is_empty() {
+                polyline[k]
+            } else {
+                geometry[k]
+            };
             match features {
                 Some(f) => f[g as usize],
                 None => FeatureInfo {
@@ -828,7 +829,15 @@ pub fn write_geojson_lines<F: Real>(
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<(Vec<f64>, Vec<i64>, Vec<i64>, Vec<(usize, Option<String>, Option<String>)>), Error> {
+    /// Coordinates, offsets, geometry offsets, and (index, id, properties) per feature.
+    type Read = (
+        Vec<f64>,
+        Vec<i64>,
+        Vec<i64>,
+        Vec<(usize, Option<String>, Option<String>)>,
+    );
+
+    fn read(text: &str) -> Result<Read, Error> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("in.geojson");
         std::fs::write(&path, text).unwrap();
@@ -837,7 +846,13 @@ mod tests {
         let info = b
             .features
             .iter()
-            .map(|f| (f.index, f.id.map(str::to_string), f.properties.map(str::to_string)))
+            .map(|f| {
+                (
+                    f.index,
+                    f.id.map(str::to_string),
+                    f.properties.map(str::to_string),
+                )
+            })
             .collect();
         Ok((b.coords, b.offsets, b.geometry_offsets, info))
     }
@@ -866,14 +881,26 @@ mod tests {
         let (xy, off, geo, info) = read(&fc("")).unwrap();
         assert!(xy.is_empty() && off == [0] && geo == [0] && info.is_empty());
         let (xy, off, geo, info) = read(&text).unwrap();
-        assert_eq!(xy, [0.0, 0.0, 1.5, -2e-3, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 5.0, 5.0]);
+        assert_eq!(
+            xy,
+            [0.0, 0.0, 1.5, -2e-3, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0, 4.0, 5.0, 5.0]
+        );
         assert_eq!(off, [0, 2, 5, 5, 7, 7]);
         assert_eq!(geo, [0, 1, 4, 4, 5]);
-        assert_eq!(info[0], (0, Some("7".into()), Some(r#"{"name": "a"}"#.into())));
-        assert_eq!(without_reserved(r#"{"ix": 1, "a\u0041": [2], "part": 0, "z": null}"#)
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.get().to_string()))
-            .collect::<Vec<_>>(), [("aA".to_string(), "[2]".to_string()), ("z".into(), "null".into())]);
+        assert_eq!(
+            info[0],
+            (0, Some("7".into()), Some(r#"{"name": "a"}"#.into()))
+        );
+        assert_eq!(
+            without_reserved(r#"{"ix": 1, "a\u0041": [2], "part": 0, "z": null}"#)
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.get().to_string()))
+                .collect::<Vec<_>>(),
+            [
+                ("aA".to_string(), "[2]".to_string()),
+                ("z".into(), "null".into())
+            ]
+        );
         assert_eq!(info[1], (1, None, None));
         assert_eq!(info[2], (2, None, Some("{}".into())));
         assert_eq!(info[3], (3, Some("\"x\"".into()), None));
@@ -911,45 +938,88 @@ mod tests {
         let ok = format!(r#"{{"type": "Feature", "properties": null, {line}}}"#);
         let with = |bad: &str| fc(&format!("{ok}, {ok}, {bad}"));
         for (bad, want) in [
-            (r#"{"type": "Feature", "id": "r9", "properties": null, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,0]]]}}"#,
-             r#"feature 2 (id "r9"): a Polygon geometry: slabclip lines cuts LineString and MultiLineString geometries only"#),
-            (r#"{"type": "Feature", "properties": null, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#,
-             "feature 2: a Point geometry"),
-            (r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0]]}}"#,
-             "feature 2: a line of a single position"),
-            (r#"{"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[0, 0], [1, 1]], [[2, 2]]]}}"#,
-             "feature 2: line 1, a line of a single position"),
-            (r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0, 5], [1, 1, 5]]}}"#,
-             "feature 2: position 0: more than two numbers"),
-            (r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, "1"]]}}"#,
-             "feature 2: position 1: expected a number, found a string"),
-            (r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1e999, 1]]}}"#,
-             "feature 2: position 1: 1e999 is beyond the range of float64"),
-            (r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[[0, 0], [1, 1]]]}}"#,
-             "feature 2: position 0: expected a number, found an array"),
-            (r#"{"type": "Feature", "geometry": {"type": "LineString"}}"#,
-             "feature 2: the LineString has no \"coordinates\""),
-            (r#"{"type": "Feature", "geometry": {"type": "Curve", "coordinates": []}}"#,
-             "feature 2: unknown geometry type \"Curve\""),
-            (r#"{"type": "Feature", "properties": [1], "geometry": null}"#,
-             "feature 2: \"properties\" is [1], expected an object or null"),
-            (r#"{"type": "Feature", "id": [1], "geometry": null}"#,
-             "feature 2 (id [1]): \"id\" is [1], expected a string or a number"),
-            (r#"{"type": "Geometry", "geometry": null}"#,
-             "feature 2: \"type\" is \"Geometry\", expected \"Feature\""),
+            (
+                r#"{"type": "Feature", "id": "r9", "properties": null, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,0]]]}}"#,
+                r#"feature 2 (id "r9"): a Polygon geometry: slabclip lines cuts LineString and MultiLineString geometries only"#,
+            ),
+            (
+                r#"{"type": "Feature", "properties": null, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#,
+                "feature 2: a Point geometry",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0]]}}"#,
+                "feature 2: a line of a single position",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "MultiLineString", "coordinates": [[[0, 0], [1, 1]], [[2, 2]]]}}"#,
+                "feature 2: line 1, a line of a single position",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0, 5], [1, 1, 5]]}}"#,
+                "feature 2: position 0: more than two numbers",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, "1"]]}}"#,
+                "feature 2: position 1: expected a number, found a string",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1e999, 1]]}}"#,
+                "feature 2: position 1: 1e999 is beyond the range of float64",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[[0, 0], [1, 1]]]}}"#,
+                "feature 2: position 0: expected a number, found an array",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "LineString"}}"#,
+                "feature 2: the LineString has no \"coordinates\"",
+            ),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "Curve", "coordinates": []}}"#,
+                "feature 2: unknown geometry type \"Curve\"",
+            ),
+            (
+                r#"{"type": "Feature", "properties": [1], "geometry": null}"#,
+                "feature 2: \"properties\" is [1], expected an object or null",
+            ),
+            (
+                r#"{"type": "Feature", "id": [1], "geometry": null}"#,
+                "feature 2 (id [1]): \"id\" is [1], expected a string or a number",
+            ),
+            (
+                r#"{"type": "Geometry", "geometry": null}"#,
+                "feature 2: \"type\" is \"Geometry\", expected \"Feature\"",
+            ),
             (r#"{"geometry": null}"#, "feature 2: missing field `type`"),
-            (r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [NaN, 1]]}}"#,
-             "feature 2: expected value at line 1"),
-            (r#"{"type": "Feature" "geometry": null}"#, "feature 2: expected `,` or `}` at line 1"),
+            (
+                r#"{"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [NaN, 1]]}}"#,
+                "feature 2: expected value at line 1",
+            ),
+            (
+                r#"{"type": "Feature" "geometry": null}"#,
+                "feature 2: expected `,` or `}` at line 1",
+            ),
         ] {
             let e = error(&with(bad));
             assert!(e.contains(want), "{e}\n  wanted: {want}");
         }
         for (text, want) in [
-            (r#"{"type": "Feature", "geometry": null}"#.to_string(), "the top level is a \"Feature\", expected a \"FeatureCollection\""),
-            (r#"{"features": []}"#.into(), "the top level has no \"type\""),
-            (r#"{"type": "FeatureCollection"}"#.into(), "has no \"features\" array"),
-            ("[]".into(), "expected a GeoJSON FeatureCollection (an object)"),
+            (
+                r#"{"type": "Feature", "geometry": null}"#.to_string(),
+                "the top level is a \"Feature\", expected a \"FeatureCollection\"",
+            ),
+            (
+                r#"{"features": []}"#.into(),
+                "the top level has no \"type\"",
+            ),
+            (
+                r#"{"type": "FeatureCollection"}"#.into(),
+                "has no \"features\" array",
+            ),
+            (
+                "[]".into(),
+                "expected a GeoJSON FeatureCollection (an object)",
+            ),
             (fc(&ok) + " x", "trailing characters at line 1"),
             (fc(&ok)[..60].to_string(), "feature 0: EOF while parsing"),
             (String::new(), "the file is empty"),
@@ -976,7 +1046,10 @@ mod tests {
         let mut seen = Vec::new();
         let n = f
             .batches(6, |b| {
-                seen.push((b.features.iter().map(|f| f.index).collect::<Vec<_>>(), b.vertices()));
+                seen.push((
+                    b.features.iter().map(|f| f.index).collect::<Vec<_>>(),
+                    b.vertices(),
+                ));
                 Ok(())
             })
             .unwrap();

@@ -1,20 +1,5 @@
 //! [`lines_file`]: polylines from a file clipped to a rect or cut into tiles (SPEC §7), into a
-//! file; `slabclip lines` runs it.
-//!
-//! | format | extension | in | out |
-//! | --- | --- | --- | --- |
-//! | GeoJSON | `.geojson`, `.json` | a FeatureCollection of LineString / MultiLineString features, read one feature at a time and clipped in batches of whole features ([`GeoJsonFile`]) | a FeatureCollection, one feature per part, with its source's id and properties ([`GeoJsonWriter`]) |
-//! | ragged `.npz` | `.npz` | `coords` `(V, 2)` float32/float64, `offsets` `(L + 1,)` int32/int64, optionally `geometry_offsets` `(G + 1,)` (MultiLineStrings), as GeoArrow and shapely's `to_ragged_array` lay them out; read whole | `coords` `(P, 2)` in the input's dtype, `offsets` `(parts + 1,)`, `polyline`, `geometry` (with geometries), `ix`, `iy` (tiles), and with points `point_coords` `(Q, 2)`, `point_polyline`, `point_geometry`, `point_ix`, `point_iy`: every index int64 |
-//!
-//! GeoJSON is `f64`; an `.npz` keeps its dtype. In the `.npz` output from GeoJSON, `geometry`
-//! is the feature's index and `polyline` counts the lines of every feature in file order. A
-//! NaN or infinite coordinate (possible in an `.npz` only: JSON has none) is what SPEC §7 says
-//! it is: the segments on either side of it have no piece, so a part ends before it and the
-//! next begins after it. Parts are bit for bit the library's on the whole file, whatever the
-//! batch size or thread count.
-//!
-//! Outputs are written whole or not at all. The `.npz` output is built in memory (the parts
-//! are held until the end); the GeoJSON output is written as the batches come.
+//! file; `slabclip lines` runs it. See [`lines_file`] for the formats.
 
 use std::path::{Path, PathBuf};
 
@@ -174,7 +159,10 @@ pub fn read_ragged_npz(path: impl AsRef<Path>) -> Result<RaggedLines, Error> {
             ),
         ));
     }
-    for (name, a) in [("offsets", Some(&offsets)), ("geometry_offsets", geometry_offsets.as_ref())] {
+    for (name, a) in [
+        ("offsets", Some(&offsets)),
+        ("geometry_offsets", geometry_offsets.as_ref()),
+    ] {
         if let Some(a @ (NpzArray::F32(_) | NpzArray::F64(_))) = a {
             return Err(Error::file(
                 path,
@@ -200,8 +188,24 @@ fn offsets_of(a: &NpzArray) -> Offsets<'_> {
     }
 }
 
-/// Reads `input`, clips or tiles its lines as `settings` say, and writes `output` (formats by
-/// extension; see the [module docs](self)). Nothing is written unless all went well.
+/// Reads `input`, clips or tiles its lines as `settings` say, and writes `output`, each in the
+/// format its extension names. Nothing is written unless all went well.
+///
+/// | format | extension | in | out |
+/// | --- | --- | --- | --- |
+/// | GeoJSON | `.geojson`, `.json` | a FeatureCollection of LineString / MultiLineString features, read one feature at a time and clipped in batches of whole features ([`GeoJsonFile`]) | a FeatureCollection, one feature per part, with its source's id and properties ([`GeoJsonWriter`]) |
+/// | ragged `.npz` | `.npz` | `coords` `(V, 2)` float32/float64, `offsets` `(L + 1,)` int32/int64, optionally `geometry_offsets` `(G + 1,)` (MultiLineStrings), as GeoArrow and shapely's `to_ragged_array` lay them out; read whole | `coords` `(P, 2)` in the input's dtype, `offsets` `(parts + 1,)`, `polyline`, `geometry` (with geometries), `ix`, `iy` (tiles), and with points `point_coords` `(Q, 2)`, `point_polyline`, `point_geometry`, `point_ix`, `point_iy`: every index int64 |
+///
+/// GeoJSON is `f64`; an `.npz` keeps its dtype. In the `.npz` output from GeoJSON, `geometry`
+/// is the feature's index and `polyline` counts the lines of every feature in file order. A
+/// NaN or infinite coordinate (possible in an `.npz` only: JSON has none) is what SPEC §7 says
+/// it is: the segments on either side of it have no piece, so a part ends before it and the
+/// next begins after it. Parts are bit for bit the library's on the whole file, whatever the
+/// batch size or thread count.
+///
+/// Outputs are written whole or not at all. The `.npz` output is built in memory (the parts
+/// are held until the end); the GeoJSON output is written as the batches come.
+///
 pub fn lines_file(
     input: &Path,
     output: &Path,
@@ -326,9 +330,10 @@ impl<F: Real> Target<F> {
                     Some(b) => {
                         let v = F::from_f64(b);
                         if !v.to_f64().is_finite() {
-                            return Err(fit(format!("the buffer {b:?}"), Error::InvalidArgument(
-                                "not finite once rounded".into(),
-                            )));
+                            return Err(fit(
+                                format!("the buffer {b:?}"),
+                                Error::InvalidArgument("not finite once rounded".into()),
+                            ));
                         }
                         Some(v)
                     }
@@ -366,7 +371,7 @@ enum Out<F> {
     /// Every batch's parts gathered, indices made global.
     Npz {
         path: PathBuf,
-        all: Parts<F>,
+        all: Box<Parts<F>>,
         /// Write `geometry`.
         multi: bool,
         /// Write `ix`, `iy`.
@@ -387,7 +392,7 @@ impl<F: Real> Out<F> {
             LinesFormat::GeoJson => Out::GeoJson(GeoJsonWriter::create(path)?),
             LinesFormat::Npz => Out::Npz {
                 path: path.to_path_buf(),
-                all: Parts::new(),
+                all: Box::new(Parts::new()),
                 multi,
                 tiles: matches!(settings.target, LinesTarget::Grid { .. }),
                 points: settings.points,

@@ -69,15 +69,15 @@ mod rects;
 
 pub use atomic::{output_folder, same_file, write_atomically};
 pub use clip::{clip_file, ClipSettings, Emit, Progress, DEFAULT_CHUNK_ROWS};
-pub use input::{read_segments, Batch, Chunks, Dtype, Format, Input};
-pub use npy_writer::{write_columns, write_u8, NpyElement, NpyWriter};
 pub use geojson::{
     write_geojson_lines, FeatureBatch, FeatureInfo, GeoJsonFile, GeoJsonWriter, RESERVED,
 };
+pub use input::{read_segments, Batch, Chunks, Dtype, Format, Input};
 pub use lines::{
-    lines_file, read_ragged_npz, LinesFormat, LinesSettings, LinesSummary, LinesTarget, RaggedLines,
-    DEFAULT_BATCH_VERTICES,
+    lines_file, read_ragged_npz, LinesFormat, LinesSettings, LinesSummary, LinesTarget,
+    RaggedLines, DEFAULT_BATCH_VERTICES,
 };
+pub use npy_writer::{write_columns, write_u8, NpyElement, NpyWriter};
 pub use npz::{write_npz, Column, NpzArray, NpzReader};
 pub use rects::{read_rects, RectBatch};
 

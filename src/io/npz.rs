@@ -127,7 +127,11 @@ impl NpzReader {
     /// float32, float64, int32 or int64 (either byte order) and its shape one of `dims`
     /// (`None` in `dims`: any size there; a 1-D array has one dimension); errors name the
     /// file and the array. Compressed entries (`numpy.savez_compressed`) are refused.
-    pub fn array(&mut self, name: &str, dims: &[&[Option<u64>]]) -> Result<Option<(NpzArray, Vec<u64>)>, Error> {
+    pub fn array(
+        &mut self,
+        name: &str,
+        dims: &[&[Option<u64>]],
+    ) -> Result<Option<(NpzArray, Vec<u64>)>, Error> {
         use std::io::Read;
         let path = self.path.clone();
         let fail = |msg: String| Error::file(&path, format!("array '{name}': {msg}"));
@@ -149,7 +153,10 @@ impl NpzReader {
         let h = super::npy::parse_array_header(&bytes).map_err(fail)?;
         let fits = dims.iter().any(|want| {
             want.len() == h.shape.len()
-                && want.iter().zip(&h.shape).all(|(w, d)| w.is_none_or(|w| w == *d))
+                && want
+                    .iter()
+                    .zip(&h.shape)
+                    .all(|(w, d)| w.is_none_or(|w| w == *d))
         });
         if !fits {
             let want: Vec<String> = dims
