@@ -16,7 +16,8 @@
 //! | `tracks` | particle tracks for a 1000 × 1000 grid over the unit square: 100 to 1000 persistent random steps each (about 0.004 long, so four cells), starting anywhere in `[-0.05, 1.05]²` and reflected at its border, so a few leave and re-enter the grid; track-major (each track's steps in a row) | chained within a track; ≥ 75 % have both ends in the unit square |
 //! | `road-like` | polylines of 50 to 500 pieces 0.002 to 0.03 long, heading along an axis (30 % of pieces exactly, the rest within ±3°), turning by 90° now and then; half of the pieces that cross a tile border line (`x` or `y` equal to 0 or 1) end exactly on it, as tiled map data does | ≥ 80 % near-axis pieces; chained within a road |
 //!
-//! [`SceneKind`] makes walls (city blocks or random) and rays for the scene index.
+//! [`SceneKind`] makes walls (city blocks or random) and rays for the scene index. [`LineKind`]
+//! makes whole polylines (roads, river systems) in the ragged layout of SPEC §7.
 //!
 //! **Reproducible.** The generator is [`SplitMix64`] seeded with the seed, and every coordinate
 //! is computed in `f64` and rounded once to `F`: the same `(dist, n, seed)` gives the same bits on
@@ -458,6 +459,17 @@ fn random_walk(rng: &mut SplitMix64, n: usize, put: &mut impl FnMut(usize, [f64;
 
 /// `road-like`: see the module docs. Roads stay in `[-1, 2]²` (they turn back at its border).
 fn road_like(rng: &mut SplitMix64, n: usize, put: &mut impl FnMut(usize, [f64; 4])) {
+    roads(rng, n, put, |_| {});
+}
+
+/// The roads of `road-like`, `n` segments in all; `start(i)` is called before segment `i`
+/// when it begins a new road.
+fn roads(
+    rng: &mut SplitMix64,
+    n: usize,
+    put: &mut impl FnMut(usize, [f64; 4]),
+    mut start: impl FnMut(usize),
+) {
     const LO: f64 = -1.0;
     const HI: f64 = 2.0;
     const DIRS: [P; 4] = [[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]];
@@ -466,6 +478,7 @@ fn road_like(rng: &mut SplitMix64, n: usize, put: &mut impl FnMut(usize, [f64; 4
         let mut p = [rng.range(-0.5, 1.5), rng.range(-0.5, 1.5)];
         let mut dir = rng.below(4) as usize;
         let pieces = 50 + rng.below(451) as usize;
+        start(i);
         for _ in 0..pieces.min(n - i) {
             if rng.chance(0.02) {
                 dir = (dir + if rng.chance(0.5) { 1 } else { 3 }) % 4;
@@ -543,6 +556,198 @@ fn snap_to_border(p: P, q: P) -> P {
         }
     }
     q
+}
+
+/// Polyline workloads (SPEC §7): whole lines in the ragged layout, for `slabclip lines`, its
+/// benches and its pictures. Drawn around the unit square like the segment workloads, every
+/// coordinate computed in `f64` (no trigonometry: only `+ − × ÷` and `sqrt`, so the same bits
+/// on every machine) and rounded once to `F`.
+///
+/// | name | what | geometries |
+/// | --- | --- | --- |
+/// | `roads` | the roads of `road-like`, each one polyline: 50 to 500 near-axis pieces, turning by 90° now and then, half the pieces crossing a tile border line ending on it | one polyline each (a GeoJSON LineString) |
+/// | `rivers` | river systems: a meandering stem of 150 to 600 pieces 0.004 to 0.012 long whose curvature drifts, and up to three tributaries, each of 20 to 150 pieces, flowing into a vertex of the stem (its last vertex is that stem vertex, bit for bit) | the stem and its tributaries (a GeoJSON MultiLineString) |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineKind {
+    /// Road-like polylines, one per geometry.
+    Roads,
+    /// Meandering river systems, a stem and tributaries per geometry.
+    Rivers,
+}
+
+impl LineKind {
+    /// Both kinds.
+    pub const ALL: [LineKind; 2] = [LineKind::Roads, LineKind::Rivers];
+
+    /// The name used on the command line (`slabclip gen --lines`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LineKind::Roads => "roads",
+            LineKind::Rivers => "rivers",
+        }
+    }
+
+    /// The kind called `name`, or an error listing the names there are.
+    pub fn from_name(name: &str) -> Result<LineKind, Error> {
+        LineKind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<_> = LineKind::ALL.iter().map(|k| k.name()).collect();
+                Error::UnknownWorkload(name.to_string(), names.join(", "))
+            })
+    }
+
+    /// Lines of this kind with `n` segments in all (so `n` plus one vertex per polyline),
+    /// from `seed`. The last geometry is cut short where the count runs out; every polyline
+    /// has at least two vertices.
+    pub fn generate<F: Real>(self, n: usize, seed: u64) -> LineWorkload<F> {
+        let mut rng = SplitMix64::new(seed);
+        let mut w = LineWorkload {
+            kind: self,
+            coords: Vec::new(),
+            offsets: vec![0],
+            geometry_offsets: vec![0],
+        };
+        match self {
+            LineKind::Roads => {
+                let mut xy: Vec<f64> = Vec::with_capacity(2 * n + 2 * n / 50);
+                let mut ends: Vec<usize> = Vec::new();
+                let new_road = core::cell::Cell::new(false);
+                roads(
+                    &mut rng,
+                    n,
+                    &mut |_, s| {
+                        if new_road.replace(false) {
+                            if !xy.is_empty() {
+                                ends.push(xy.len() / 2);
+                            }
+                            xy.extend_from_slice(&s[..2]);
+                        }
+                        xy.extend_from_slice(&s[2..]);
+                    },
+                    |_| new_road.set(true),
+                );
+                if !xy.is_empty() {
+                    ends.push(xy.len() / 2);
+                }
+                w.coords = xy.into_iter().map(F::from_f64).collect();
+                for e in ends {
+                    w.offsets.push(e as i64);
+                    w.geometry_offsets.push(w.geometry_offsets.len() as i64);
+                }
+            }
+            LineKind::Rivers => {
+                let mut left = n;
+                while left > 0 {
+                    let system = river_system(&mut rng, &mut left);
+                    for line in system {
+                        w.coords
+                            .extend(line.iter().flatten().map(|&v| F::from_f64(v)));
+                        w.offsets.push((w.coords.len() / 2) as i64);
+                    }
+                    w.geometry_offsets.push((w.offsets.len() - 1) as i64);
+                }
+            }
+        }
+        w
+    }
+}
+
+impl core::fmt::Display for LineKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A generated batch of lines: [`MultiPolylines`](crate::MultiPolylines)' ragged arrays, owned.
+#[derive(Clone, Debug)]
+pub struct LineWorkload<F> {
+    /// What kind of lines.
+    pub kind: LineKind,
+    /// Every vertex, interleaved `x, y`.
+    pub coords: Vec<F>,
+    /// `L + 1` offsets into the vertices, one polyline each.
+    pub offsets: Vec<i64>,
+    /// `G + 1` offsets into the polylines, one geometry each (a road, a river system).
+    pub geometry_offsets: Vec<i64>,
+}
+
+impl<F: Real> LineWorkload<F> {
+    /// The lines as the library takes them.
+    pub fn lines(&self) -> crate::MultiPolylines<'_, F> {
+        let lines = crate::Polylines::interleaved(&self.coords, &self.offsets)
+            .expect("generated offsets are valid");
+        crate::MultiPolylines::new(lines, &self.geometry_offsets)
+            .expect("generated geometry offsets are valid")
+    }
+
+    /// How many vertices.
+    pub fn vertices(&self) -> usize {
+        self.coords.len() / 2
+    }
+}
+
+/// One river system (see [`LineKind`]): the stem, then its tributaries, each reversed so that
+/// it flows into the stem; `left` segments at most, taken from it.
+fn river_system(rng: &mut SplitMix64, left: &mut usize) -> Vec<Vec<P>> {
+    const LO: f64 = -1.0;
+    const HI: f64 = 2.0;
+    let unit = |v: P| {
+        let l = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        [v[0] / l, v[1] / l]
+    };
+    // A meandering line of `pieces` pieces from `p` heading `h`, steps in `step`.
+    let meander = |rng: &mut SplitMix64, p: P, h: P, pieces: usize, step: (f64, f64)| {
+        let (mut p, mut h, mut bend) = (p, unit(h), 0.0f64);
+        let mut line = vec![p];
+        for _ in 0..pieces {
+            bend = (0.9 * bend + rng.range(-0.08, 0.08)).clamp(-0.3, 0.3);
+            h = unit([h[0] - bend * h[1], h[1] + bend * h[0]]);
+            let len = rng.range(step.0, step.1);
+            let mut q = [p[0] + h[0] * len, p[1] + h[1] * len];
+            for axis in 0..2 {
+                if !(LO..=HI).contains(&q[axis]) {
+                    h[axis] = -h[axis];
+                    q[axis] = p[axis] + h[axis] * len;
+                }
+            }
+            line.push(q);
+            p = q;
+        }
+        line
+    };
+    let start = [rng.range(-0.5, 1.5), rng.range(-0.5, 1.5)];
+    let heading = [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)];
+    let heading = if heading == [0.0, 0.0] {
+        [1.0, 0.0]
+    } else {
+        heading
+    };
+    let pieces = (150 + rng.below(451) as usize).min(*left);
+    *left -= pieces;
+    let stem = meander(rng, start, heading, pieces, (0.004, 0.012));
+    let mut system = vec![stem];
+    for _ in 0..rng.below(4) {
+        let pieces = (20 + rng.below(131) as usize).min(*left);
+        if pieces == 0 {
+            break;
+        }
+        *left -= pieces;
+        let stem = &system[0];
+        let k = 1 + rng.below(stem.len() as u64 - 1) as usize;
+        let (a, b) = (stem[k - 1], stem[k]);
+        // Off to one side of the stem's direction at the junction, a little upstream.
+        let side = if rng.chance(0.5) { 1.0 } else { -1.0 };
+        let h = [
+            -(b[0] - a[0]) + side * -(b[1] - a[1]) * 2.0,
+            -(b[1] - a[1]) + side * (b[0] - a[0]) * 2.0,
+        ];
+        let mut t = meander(rng, b, h, pieces, (0.003, 0.008));
+        t.reverse();
+        system.push(t);
+    }
+    system
 }
 
 /// Scenes of walls for [`Scene`](crate::cast::Scene) and the rays to cast against them:
@@ -889,5 +1094,106 @@ mod tests {
         let crossing =
             s[Class::Enters as usize] + s[Class::Exits as usize] + s[Class::Crosses as usize];
         assert!(crossing > 0.002, "{crossing} cross a tile border");
+    }
+    #[test]
+    fn line_workloads_are_valid_ragged_lines_of_n_segments() {
+        for kind in LineKind::ALL {
+            assert_eq!(LineKind::from_name(kind.name()).unwrap(), kind);
+            for n in [0, 1, 7, 149, 5000] {
+                let w = kind.generate::<f64>(n, 3);
+                let lines = w.lines();
+                let l = lines.lines();
+                let segments: usize = (0..l.len()).map(|j| l.vertices(j).len() - 1).sum();
+                assert_eq!(segments, n, "{kind} n = {n}");
+                assert!((0..l.len()).all(|j| l.vertices(j).len() >= 2));
+                assert!(w.coords.iter().all(|v| v.is_finite()));
+                let w32 = kind.generate::<f32>(n, 3);
+                assert!(w32
+                    .coords
+                    .iter()
+                    .zip(&w.coords)
+                    .all(|(&a, &b)| a == b as f32));
+                assert_eq!(
+                    (w32.offsets, w32.geometry_offsets),
+                    (w.offsets, w.geometry_offsets)
+                );
+            }
+        }
+        assert!(LineKind::from_name("lakes").is_err());
+    }
+
+    #[test]
+    fn roads_are_road_like_cut_at_road_starts() {
+        let w = LineKind::Roads.generate::<f64>(N, 2);
+        let seg = Dist::RoadLike.generate::<f64>(N, 2);
+        let l = w.lines();
+        let mut i = 0;
+        for j in 0..l.lines().len() {
+            let v = l.lines().vertices(j);
+            assert_eq!(l.parts(j), j..j + 1, "one polyline per road");
+            for k in v.start..v.end - 1 {
+                let s = seg.segments.segment(i);
+                assert_eq!(
+                    [s.x0, s.y0, s.x1, s.y1],
+                    [
+                        w.coords[2 * k],
+                        w.coords[2 * k + 1],
+                        w.coords[2 * k + 2],
+                        w.coords[2 * k + 3]
+                    ]
+                );
+                i += 1;
+            }
+        }
+        assert_eq!(i, N);
+        assert!(
+            l.len() >= N / 500 && l.len() <= N / 50 + 1,
+            "{} roads",
+            l.len()
+        );
+    }
+
+    #[test]
+    fn tributaries_flow_into_a_stem_vertex() {
+        let w = LineKind::Rivers.generate::<f64>(N, 5);
+        let l = w.lines();
+        let (mut tributaries, mut systems) = (0, 0);
+        for g in 0..l.len() {
+            let lines = l.parts(g);
+            systems += 1;
+            let stem = l.lines().vertices(lines.start);
+            let stem_xy = &w.coords[2 * stem.start..2 * stem.end];
+            for j in lines.start + 1..lines.end {
+                let v = l.lines().vertices(j);
+                let end = &w.coords[2 * v.end - 2..2 * v.end];
+                assert!(stem_xy.chunks_exact(2).any(|p| p == end), "system {g}");
+                tributaries += 1;
+            }
+        }
+        assert!(
+            systems >= N / 1200 && tributaries >= systems / 2,
+            "{systems}, {tributaries}"
+        );
+        // Rivers meander: they turn, but never sharply from one piece to the next.
+        let xy = &w.coords;
+        let stem = l.lines().vertices(0);
+        let turns = (stem.start + 1..stem.end - 1)
+            .map(|k| {
+                let (a, b) = (
+                    [xy[2 * k] - xy[2 * k - 2], xy[2 * k + 1] - xy[2 * k - 1]],
+                    [xy[2 * k + 2] - xy[2 * k], xy[2 * k + 3] - xy[2 * k + 1]],
+                );
+                (a[0] * b[0] + a[1] * b[1])
+                    / ((a[0] * a[0] + a[1] * a[1]) * (b[0] * b[0] + b[1] * b[1])).sqrt()
+            })
+            .collect::<Vec<_>>();
+        // (A stem turns back sharply only where it meets the border of [-1, 2]².)
+        let gentle = turns.iter().filter(|&&c| c > 0.9).count();
+        assert!(
+            gentle >= turns.len() * 98 / 100,
+            "{gentle} of {} gentle",
+            turns.len()
+        );
+        assert!(turns.iter().any(|&c| c < 0.999), "some bend");
     }
 }

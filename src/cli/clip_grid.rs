@@ -37,7 +37,7 @@ pub struct GridArgs {
 }
 
 /// `NX,NY`: two counts ([`parse_count`]: `1000`, `4K`) from 1 to [`MAX_CELLS_PER_AXIS`].
-fn parse_cells(s: &str) -> Result<[usize; 2], String> {
+pub(super) fn parse_cells(s: &str) -> Result<[usize; 2], String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.len() != 2 {
         return Err(format!(

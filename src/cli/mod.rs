@@ -8,6 +8,7 @@ mod clip_set;
 mod compare;
 mod gen;
 mod info;
+mod lines;
 
 use std::process::ExitCode;
 
@@ -29,8 +30,11 @@ enum Command {
     /// Time every algorithm on the same data, check each against the exact reference, and show
     /// how close each comes to the memory ceiling.
     Compare(compare::CompareArgs),
-    /// Write a seeded workload (segments around the unit square) to an .npy file.
+    /// Write a seeded workload (segments around the unit square) to an .npy file, or lines
+    /// (roads, rivers) to GeoJSON or a ragged .npz.
     Gen(gen::GenArgs),
+    /// Clip lines (GeoJSON or ragged .npz) to a rectangle, or cut them into map tiles.
+    Lines(lines::LinesArgs),
     /// Cast every ray of an .npy file against a rect, a segments file or a convex polygon.
     Cast(cast::CastArgs),
     /// Show the version, the algorithms, the precisions, the SIMD levels and the thread count.
@@ -59,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Gen(args) => gen::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Cast(args) => cast::run(args),
+        Command::Lines(args) => lines::run(args),
         Command::Info => {
             info::run();
             Ok(())

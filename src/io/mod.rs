@@ -49,13 +49,19 @@
 //! complete ([`write_atomically`]), so an existing file is never half-overwritten and a failed
 //! write leaves nothing behind.
 //!
+//! Polylines (SPEC §7) come as GeoJSON ([`GeoJsonFile`], streamed feature by feature;
+//! [`GeoJsonWriter`]) or as ragged arrays in an `.npz` ([`read_ragged_npz`]); [`lines_file`]
+//! clips or tiles a file of them into either format, which is what `slabclip lines` runs.
+//!
 //! [`clip_file`] puts the two together: it clips a file chunk by chunk into an `.npy` output,
 //! which is what `slabclip clip` runs. This layer knows nothing of the command line.
 
 mod atomic;
 mod clip;
 mod csv;
+mod geojson;
 mod input;
+mod lines;
 mod npy;
 mod npy_writer;
 mod npz;
@@ -63,9 +69,16 @@ mod rects;
 
 pub use atomic::{output_folder, same_file, write_atomically};
 pub use clip::{clip_file, ClipSettings, Emit, Progress, DEFAULT_CHUNK_ROWS};
+pub use geojson::{
+    write_geojson_lines, FeatureBatch, FeatureInfo, GeoJsonFile, GeoJsonWriter, RESERVED,
+};
 pub use input::{read_segments, Batch, Chunks, Dtype, Format, Input};
+pub use lines::{
+    lines_file, read_ragged_npz, LinesFormat, LinesSettings, LinesSummary, LinesTarget,
+    RaggedLines, DEFAULT_BATCH_VERTICES,
+};
 pub use npy_writer::{write_columns, write_u8, NpyElement, NpyWriter};
-pub use npz::{write_npz, Column};
+pub use npz::{write_npz, Column, NpzArray, NpzReader};
 pub use rects::{read_rects, RectBatch};
 
 /// The first `keep` characters of text from a file, quoted and escaped so that an error message
@@ -78,4 +91,20 @@ pub(crate) fn excerpt(text: &str, keep: usize) -> String {
         ""
     };
     format!("{head:?}{more}")
+}
+
+/// The first `keep` characters of raw text from a file (JSON, already quoted where it is a
+/// string), on one line, with `…` when there was more.
+pub(crate) fn excerpt_raw(text: &str, keep: usize) -> String {
+    let head: String = text
+        .chars()
+        .take(keep)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let more = if text.chars().nth(keep).is_some() {
+        "…"
+    } else {
+        ""
+    };
+    format!("{head}{more}")
 }

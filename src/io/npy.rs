@@ -77,8 +77,9 @@ pub(crate) fn parse_header(prefix: &[u8], file_len: u64) -> Result<Header, Strin
     Ok(header)
 }
 
-/// Checks the preamble and the header dict, in the order listed in the module docs.
-fn parse_dict_header(bytes: &[u8], file_len: u64) -> Result<Header, String> {
+/// Checks the preamble and reads the header dict (not yet its values); returns it and where
+/// the data starts.
+fn parse_preamble(bytes: &[u8], file_len: u64) -> Result<(Dict, usize), String> {
     if bytes.is_empty() {
         return Err("not an .npy file: the file is empty".into());
     }
@@ -137,10 +138,91 @@ fn parse_dict_header(bytes: &[u8], file_len: u64) -> Result<Header, String> {
         ));
     };
     let text = header_text(raw, major)?;
-    let dict = parse_dict(text)?;
+    Ok((parse_dict(text)?, data_start))
+}
 
+/// Checks the preamble and the header dict of a segments file, in the order listed in the
+/// module docs.
+fn parse_dict_header(bytes: &[u8], file_len: u64) -> Result<Header, String> {
+    let (dict, data_start) = parse_preamble(bytes, file_len)?;
     let (dtype, big_endian) = dtype_of(dict.descr)?;
-    match dict.fortran_order {
+    check_c_order(dict.fortran_order)?;
+    let shape = shape_of(dict.shape)?;
+    match shape[..] {
+        [rows, 4] => Ok(Header {
+            dtype,
+            big_endian,
+            rows,
+            data_start: data_start as u64,
+        }),
+        _ => Err(format!(
+            "wrong shape {}, expected (N, 4)",
+            shape_text(&shape)
+        )),
+    }
+}
+
+/// The header of any plain array (the arrays of an `.npz`): its type string, its shape and
+/// where its data starts, after the same checks as a segments file's but for the dtype and
+/// shape, which the caller checks. The data length is checked against the shape.
+pub(crate) struct ArrayHeader {
+    pub(crate) dtype: TypeStr,
+    pub(crate) shape: Vec<u64>,
+    pub(crate) data_start: usize,
+}
+
+impl ArrayHeader {
+    /// NumPy's name for the dtype (`int32`, `float64`, …).
+    pub(crate) fn dtype_name(&self) -> String {
+        numpy_name(&self.dtype)
+    }
+
+    /// The shape as Python prints it.
+    pub(crate) fn shape_text(&self) -> String {
+        shape_text(&self.shape)
+    }
+}
+
+/// Checks an `.npy` file held whole in `bytes` as any plain C-order array (see
+/// [`ArrayHeader`]).
+pub(crate) fn parse_array_header(bytes: &[u8]) -> Result<ArrayHeader, String> {
+    let (dict, data_start) = parse_preamble(bytes, bytes.len() as u64)?;
+    let dtype: TypeStr = match dict.descr {
+        Value::String(s) => s
+            .parse()
+            .map_err(|_| format!("wrong dtype {s:?}, not a NumPy type string"))?,
+        Value::List(_) => return Err("wrong dtype: a structured dtype".into()),
+        other => {
+            return Err(format!(
+                "garbage header: 'descr' is {}, expected a type string",
+                kind(&other)
+            ))
+        }
+    };
+    check_c_order(dict.fortran_order)?;
+    let shape = shape_of(dict.shape)?;
+    let values = shape
+        .iter()
+        .try_fold(1u128, |n, &d| n.checked_mul(u128::from(d)));
+    let needed = values.and_then(|n| n.checked_mul(dtype.size_field() as u128));
+    let found = (bytes.len() - data_start) as u128;
+    if needed != Some(found) {
+        return Err(format!(
+            "shape {} of {} needs {} bytes after the header, found {found}",
+            shape_text(&shape),
+            numpy_name(&dtype),
+            needed.map_or("more than 2^128".into(), |n| n.to_string())
+        ));
+    }
+    Ok(ArrayHeader {
+        dtype,
+        shape,
+        data_start,
+    })
+}
+
+fn check_c_order(fortran_order: Value) -> Result<(), String> {
+    match fortran_order {
         Value::Boolean(false) => {}
         Value::Boolean(true) => {
             return Err(
@@ -156,19 +238,7 @@ fn parse_dict_header(bytes: &[u8], file_len: u64) -> Result<Header, String> {
             ))
         }
     }
-    let shape = shape_of(dict.shape)?;
-    match shape[..] {
-        [rows, 4] => Ok(Header {
-            dtype,
-            big_endian,
-            rows,
-            data_start: data_start as u64,
-        }),
-        _ => Err(format!(
-            "wrong shape {}, expected (N, 4)",
-            shape_text(&shape)
-        )),
-    }
+    Ok(())
 }
 
 /// The header bytes as text: ASCII for versions 1 and 2, UTF-8 for 3; padding trimmed; nesting
