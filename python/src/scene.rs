@@ -41,13 +41,16 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// The visibility walls prepared for the bounds of these bits, if any.
+type Prepared<F> = Option<([u64; 4], Arc<VisibilityWalls<F>>)>;
+
 /// One precision's scene: the walls, their index, and the visibility walls of the last
 /// bounds asked for (their preparation splits the walls where they cross: kept for the next
 /// call with the same bounds).
 struct Walls<F> {
     walls: Segments<F>,
     scene: Scene<F>,
-    visibility: Mutex<Option<([u64; 4], Arc<VisibilityWalls<F>>)>>,
+    visibility: Mutex<Prepared<F>>,
 }
 
 impl<F: Real> Walls<F> {
