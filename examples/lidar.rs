@@ -391,17 +391,17 @@ fn draw(
             r#"<line x1="{rx:.1}" y1="{ry:.1}" x2="{x:.1}" y2="{y:.1}" stroke="{colour}" stroke-opacity="0.35" stroke-width="0.6"/>"#
         );
     }
+    // Hit points as dots of one path per colour (a zero-length stroke with round caps).
+    let mut dots = [String::new(), String::new()];
     for (p, hit) in hits.iter().enumerate() {
         let Some(q) = hit else { continue };
         let (x, y) = px(*q);
-        let (r, colour) = if p / beams == last {
-            (1.7, "#c62828")
-        } else {
-            (1.1, "#1565c0")
-        };
+        let _ = write!(dots[usize::from(p / beams == last)], "M{x:.1} {y:.1}h0");
+    }
+    for (d, (width, colour)) in dots.iter().zip([(2.2, "#1565c0"), (3.4, "#c62828")]) {
         let _ = writeln!(
             o,
-            r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{colour}"/>"#
+            r#"<path d="{d}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-linecap="round"/>"#
         );
     }
     // The route: every pose, the last one larger with its heading.
