@@ -553,3 +553,162 @@ fn a_closed_stdout_pipe_is_no_error() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// cast --segments: the scene index where it pays, the same bytes either way
+
+/// Walls of a city with the hard ones mixed in: NaN, zero length, repeated, collinear
+/// neighbours, rays aimed at their endpoints.
+fn walls_and_rays<F: Real>(m: usize, n: usize, seed: u64) -> (Vec<[F; 4]>, Vec<[F; 4]>) {
+    use slabclip::workload::SceneKind;
+    let w = SceneKind::City.walls::<F>(m, seed);
+    let mut walls: Vec<[F; 4]> = (0..w.len())
+        .map(|i| {
+            let s = slabclip::SegmentSource::segment(&w, i);
+            [s.x0, s.y0, s.x1, s.y1]
+        })
+        .collect();
+    let f = F::from_f64;
+    for (i, w) in walls.iter_mut().enumerate() {
+        match i % 13 {
+            3 => w[1] = F::NAN,
+            5 => (w[2], w[3]) = (w[0], w[1]),
+            7 if i > 0 => *w = [w[0], w[1], w[0] + f(2.0), w[1]],
+            _ => {}
+        }
+    }
+    let r = SceneKind::City.rays::<F>(m, n, seed + 1);
+    let mut rays: Vec<[F; 4]> = (0..r.len())
+        .map(|i| {
+            let x = r.as_ref().ray(i);
+            [x.ox, x.oy, x.dx, x.dy]
+        })
+        .collect();
+    for (i, ray) in rays.iter_mut().enumerate().step_by(3) {
+        let w = walls[(i * 7) % walls.len()];
+        (ray[2], ray[3]) = (w[0] - ray[0], w[1] - ray[1]);
+    }
+    (walls, rays)
+}
+
+fn cast_methods_write_the_same_bytes<F: Real + npyz::Deserialize>() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mw, mr) = (
+        slabclip::cast::INDEX_MIN_WALLS,
+        slabclip::cast::INDEX_MIN_RAYS,
+    );
+    let mut built = [false; 2];
+    for (m, n) in [(mw - 1, 4 * mr), (mw, mr - 1), (mw, mr), (4 * mw, 5 * mr)] {
+        let (walls, rays) = walls_and_rays::<F>(m, n, (m + n) as u64);
+        fs::write(dir.path().join("walls.npy"), segments_npy(&walls)).unwrap();
+        fs::write(dir.path().join("rays.npy"), segments_npy(&rays)).unwrap();
+        let mut outputs = Vec::new();
+        for method in ["auto", "brute-force", "scene"] {
+            let name = format!("{method}.npz");
+            let o = slabclip(
+                dir.path(),
+                &[
+                    "cast",
+                    "--segments",
+                    "walls.npy",
+                    "--method",
+                    method,
+                    "rays.npy",
+                    "-o",
+                    &name,
+                ],
+            );
+            assert!(o.status.success(), "{method}: {}", stderr(&o));
+            outputs.push(fs::read(dir.path().join(&name)).unwrap());
+        }
+        assert!(
+            outputs.iter().all(|b| *b == outputs[0]),
+            "{m} walls, {n} rays"
+        );
+        // And the library's brute force, bit for bit.
+        let segs = slabclip::Segments::from_rows(
+            &walls
+                .iter()
+                .map(|w| slabclip::Segment::new(w[0], w[1], w[2], w[3]))
+                .collect::<Vec<_>>(),
+        );
+        let t: Vec<F> = files::npz_array(&dir.path().join("auto.npz"), "t");
+        let index: Vec<i64> = files::npz_array(&dir.path().join("auto.npz"), "index");
+        for (i, r) in rays.iter().enumerate() {
+            let want = slabclip::cast::cast_segments_one(
+                &slabclip::Ray::new(r[0], r[1], r[2], r[3]),
+                &segs.as_ref(),
+                F::INFINITY,
+            )
+            .unwrap();
+            assert!(same(t[i], want.t), "ray {i}");
+            assert_eq!(
+                index[i],
+                slabclip::cast::signed_index(want.index),
+                "ray {i}"
+            );
+        }
+        assert!(index.iter().filter(|&&k| k >= 0).count() > n / 4);
+        built[slabclip::cast::index_pays(n, m) as usize] = true;
+    }
+    assert_eq!(built, [true, true], "both sides of the crossover");
+}
+
+#[test]
+fn cast_segments_methods_write_the_same_bytes_f32() {
+    cast_methods_write_the_same_bytes::<f32>();
+}
+
+#[test]
+fn cast_segments_methods_write_the_same_bytes_f64() {
+    cast_methods_write_the_same_bytes::<f64>();
+}
+
+#[test]
+fn cast_method_usage_and_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let (walls, rays) = walls_and_rays::<f32>(10, 10, 1);
+    fs::write(dir.path().join("walls.npy"), segments_npy(&walls)).unwrap();
+    fs::write(dir.path().join("rays.npy"), segments_npy(&rays)).unwrap();
+    let o = slabclip(
+        dir.path(),
+        &[
+            "cast",
+            "--segments",
+            "walls.npy",
+            "--method",
+            "bvh",
+            "rays.npy",
+            "-o",
+            "o.npz",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("auto, brute-force, scene"),
+        "{}",
+        stderr(&o)
+    );
+    let o = slabclip(
+        dir.path(),
+        &[
+            "cast", "--rect", "0,0,1,1", "--method", "scene", "rays.npy", "-o", "o.npz",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "--method goes with --segments only"
+    );
+    assert!(
+        stderr(&o).contains("cannot be used with '--method <METHOD>'"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(listing(dir.path()), ["rays.npy", "walls.npy"]);
+    let o = slabclip(dir.path(), &["cast", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout).into_owned();
+    for words in ["--method", "scene index", "brute-force", "bit for bit"] {
+        assert!(help.contains(words), "cast --help does not say {words:?}");
+    }
+}

@@ -9,6 +9,7 @@
 //! * Line of sight: an exact rational reference written here (parametric, unlike the
 //!   library's orientation predicates), with every combination of excluded ends.
 //! * Lidar: the poses × angles form against `lidar_rays` cast as rays.
+//! * `cast_segments_with`: every method the brute force's bits, on both sides of `index_pays`.
 //! * Bad input is an error, never a panic.
 
 use num_bigint::BigInt;
@@ -16,8 +17,9 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use proptest::prelude::*;
 use slabclip::cast::{
-    cast_segments, cast_segments_one, lidar_rays, PosesRef, Scene, SegmentsCastOutput, SightEnds,
-    SIGHT_BLOCKED, SIGHT_INVALID, SIGHT_VISIBLE,
+    cast_segments, cast_segments_one, cast_segments_with, index_pays, lidar_rays, CastMethod,
+    PosesRef, Scene, SegmentsCastOutput, SightEnds, INDEX_MIN_RAYS, INDEX_MIN_WALLS, SIGHT_BLOCKED,
+    SIGHT_INVALID, SIGHT_VISIBLE,
 };
 use slabclip::workload::{SceneKind, SplitMix64};
 use slabclip::{Error, Ray, Rays, Real, Segment, SegmentSource, Segments, NO_HIT};
@@ -1176,4 +1178,134 @@ fn bad_input_is_an_error() {
         )
         .unwrap();
     assert_eq!(out, [SIGHT_VISIBLE]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// cast_segments_with: the brute force or a scene built for the call, by the rule
+
+fn with<F: Real>(
+    method: CastMethod,
+    rays: &Rays<F>,
+    walls: &Segments<F>,
+    t_max: F,
+) -> (Answers, bool) {
+    let mut indexed = false;
+    let a = run(rays.len(), |o| {
+        indexed = cast_segments_with(method, &rays.as_ref(), &walls.as_ref(), t_max, o).unwrap()
+    });
+    (a, indexed)
+}
+
+/// Every method gives the brute force's bits; `auto` builds a scene exactly where
+/// `index_pays`, and both sides of each threshold are crossed.
+fn check_methods<F: Real>(walls: &Segments<F>, rays: &Rays<F>, t_max: F) -> bool {
+    let want = brute(rays, walls, t_max);
+    let pays = index_pays(rays.len(), walls.len());
+    for (method, built) in [
+        (CastMethod::Auto, pays),
+        (CastMethod::BruteForce, false),
+        (CastMethod::Scene, true),
+    ] {
+        let (got, indexed) = with(method, rays, walls, t_max);
+        assert_eq!(
+            indexed,
+            built,
+            "{method:?}: {} rays, {} walls",
+            rays.len(),
+            walls.len()
+        );
+        assert!(
+            want == got,
+            "{method:?}, {} rays x {} walls, t_max {t_max}:\n{}",
+            rays.len(),
+            walls.len(),
+            first_difference(&want, &got, rays, walls)
+        );
+    }
+    pays
+}
+
+/// The first `n` rays (cycled when there are fewer).
+fn take_rays<F: Real>(rays: &Rays<F>, n: usize) -> Rays<F> {
+    let r = rays.as_ref();
+    let rows: Vec<Ray<F>> = (0..n).map(|i| r.ray(i % r.len().max(1))).collect();
+    Rays::from_rows(&rows)
+}
+
+/// The first `m` walls (cycled when there are fewer: repeated walls tie to the lowest index).
+fn take_walls<F: Real>(walls: &Segments<F>, m: usize) -> Segments<F> {
+    let rows: Vec<Segment<F>> = (0..m)
+        .map(|i| walls.segment(i % walls.len().max(1)))
+        .collect();
+    Segments::from_rows(&rows)
+}
+
+#[test]
+fn cast_segments_with_is_the_brute_force_across_the_crossover() {
+    let (mw, mr) = (INDEX_MIN_WALLS, INDEX_MIN_RAYS);
+    let walls_at = [1, mw / 2, mw - 1, mw, mw + 1, 3 * mw];
+    let rays_at = [1, mr - 1, mr, mr + 1, 2 * mr + 5];
+    let mut sides = [0usize; 2];
+    for &m in &walls_at {
+        for &n in &rays_at {
+            let (w, r) = scene_workload::<f32>(SceneKind::City, m, n, (m * 31 + n) as u64);
+            sides[check_methods(&w, &r, f32::INFINITY) as usize] += 1;
+            let (w, r) = scene_workload::<f64>(SceneKind::Random, m, n, (m * 37 + n) as u64);
+            check_methods(&w, &r, 5.0);
+        }
+    }
+    assert!(sides[0] > 0 && sides[1] > 0, "{sides:?}");
+    // Adversarial walls and rays (endpoints, collinear, zero-length, NaN, huge and tiny),
+    // stretched across the thresholds.
+    for seed in 0..60u64 {
+        let (walls, rays, t_max) = adversarial::<f64>(seed);
+        let m = walls_at[seed as usize % walls_at.len()];
+        let n = rays_at[(seed / 6) as usize % rays_at.len()];
+        check_methods(&take_walls(&walls, m), &take_rays(&rays, n), t_max);
+        let (walls, rays, t_max) = adversarial::<f32>(seed + 1000);
+        check_methods(
+            &take_walls(&walls, m.max(mw)),
+            &take_rays(&rays, n.max(mr)),
+            t_max,
+        );
+    }
+}
+
+#[test]
+fn cast_segments_with_checks_its_arguments_first() {
+    assert_eq!(
+        CastMethod::from_name("brute-force").unwrap(),
+        CastMethod::BruteForce
+    );
+    let e = CastMethod::from_name("bvh").unwrap_err().to_string();
+    assert!(
+        e.contains("\"bvh\"") && e.contains("auto, brute-force, scene"),
+        "{e}"
+    );
+    for m in CastMethod::ALL {
+        assert_eq!(CastMethod::from_name(m.name()).unwrap(), m);
+    }
+    let (walls, rays) = scene_workload::<f32>(SceneKind::City, 2000, 300, 9);
+    assert!(index_pays(300, 2000));
+    for method in CastMethod::ALL {
+        let mut short = vec![0.0f32; 299];
+        let out = SegmentsCastOutput {
+            t: Some(&mut short),
+            ..Default::default()
+        };
+        assert!(matches!(
+            cast_segments_with(method, &rays.as_ref(), &walls.as_ref(), 1.0, out),
+            Err(Error::LengthMismatch { what: "t", .. })
+        ));
+        for t_max in [f32::NAN, -1.0] {
+            let r = cast_segments_with(
+                method,
+                &rays.as_ref(),
+                &walls.as_ref(),
+                t_max,
+                SegmentsCastOutput::default(),
+            );
+            assert!(matches!(r, Err(Error::InvalidArgument(_))), "{r:?}");
+        }
+    }
 }

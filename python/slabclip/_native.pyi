@@ -86,14 +86,16 @@ def cast_segments(
     rays: _Input,
     segments: _Input,
     t_max: float,
+    method: str = "auto",
     t: Optional[_F] = None,
     s: Optional[_F] = None,
     index: Optional[npt.NDArray[np.int64]] = None,
     nx: Optional[_F] = None,
     ny: Optional[_F] = None,
     threads: Optional[int] = None,
-) -> None:
-    """Each ray's closest hit among the segments."""
+) -> bool:
+    """Each ray's closest hit among the segments, by method "auto" (a scene index built for
+    the call where it pays), "brute-force" or "scene"; returns whether an index was built."""
 
 def cast_polygon(
     rays: _Input,
@@ -174,3 +176,79 @@ def tile_lines(
 ) -> dict:
     """Polylines cut into the cells of a regular grid: clip_lines' columns plus ix, iy (and
     point_ix, point_iy)."""
+SIGHT_VISIBLE: int
+SIGHT_BLOCKED: int
+SIGHT_INVALID: int
+#: cast_segments(method="auto") builds a scene from this many walls and rays.
+INDEX_MIN_WALLS: int
+INDEX_MIN_RAYS: int
+
+class Scene:
+    """Walls built into the library's scene index (one dtype for life); pickled by the Python
+    class :class:`slabclip.Scene`, which wraps it. Queries run with the GIL released under a
+    read lock, ``refit`` under a write lock."""
+
+    def __init__(self, walls: _Input) -> None:
+        """Builds the index over C-contiguous (M, 4) walls or four contiguous columns."""
+    @property
+    def dtype(self) -> str:
+        """"float32" or "float64"."""
+    @property
+    def index_bytes(self) -> int:
+        """The bytes the index holds, besides the copy of the walls."""
+    def __len__(self) -> int: ...
+    def walls(self) -> _F:
+        """A copy of the walls, (M, 4)."""
+    def refit(self, walls: _Input) -> None:
+        """New walls, as many, the scene's dtype: the tree's boxes recomputed."""
+    def cast(
+        self,
+        rays: _Input,
+        t_max: float,
+        t: Optional[_F] = None,
+        s: Optional[_F] = None,
+        index: Optional[npt.NDArray[np.int64]] = None,
+        nx: Optional[_F] = None,
+        ny: Optional[_F] = None,
+        threads: Optional[int] = None,
+    ) -> None:
+        """Each ray's closest hit (rays of the scene's dtype)."""
+    def any_hit(
+        self, rays: _Input, t_max: float, out: npt.NDArray[np.bool_], threads: Optional[int] = None
+    ) -> None:
+        """Per ray, whether it hits a wall, into `out`."""
+    def line_of_sight(
+        self,
+        pairs: _Input,
+        exclude_a: bool,
+        exclude_b: bool,
+        out: npt.NDArray[np.uint8],
+        threads: Optional[int] = None,
+    ) -> None:
+        """Per pair (x0, y0) -> (x1, y1): SIGHT_VISIBLE, SIGHT_BLOCKED or SIGHT_INVALID."""
+    def lidar(
+        self,
+        x: _F,
+        y: _F,
+        heading: _F,
+        angles: _F,
+        max_range: float,
+        t: Optional[_F] = None,
+        s: Optional[_F] = None,
+        index: Optional[npt.NDArray[np.int64]] = None,
+        nx: Optional[_F] = None,
+        ny: Optional[_F] = None,
+        threads: Optional[int] = None,
+    ) -> None:
+        """Poses x beams, beam k of pose p in slot p*K + k of the (P*K,) outputs."""
+    def visibility(
+        self, ox: _F, oy: _F, bounds: Sequence[float], threads: Optional[int] = None
+    ) -> Tuple[_F, npt.NDArray[np.int64]]:
+        """Visibility polygons of the viewpoints: (K, 2) vertices and P + 1 offsets."""
+
+def line_walls(coords: _F, offsets: Union[npt.NDArray[np.int32], npt.NDArray[np.int64]]) -> _F:
+    """The (V - 1, 4) walls of ragged polylines: wall k joins vertices k and k + 1, NaN where
+    they are not of one polyline."""
+
+def lidar_rays(x: _F, y: _F, heading: _F, angles: _F) -> _F:
+    """The (P*K, 4) rays of a lidar scan, the inputs' dtype."""

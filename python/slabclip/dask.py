@@ -11,6 +11,9 @@ they are computed or stored. The same code runs on a laptop's threads, a
     >>> out = slabclip.dask.clip(segs, (0.25, 0.25, 0.75, 0.75))
     >>> out["class"].compute().shape
     (1000,)
+
+Rays against a :class:`slabclip.Scene` (:func:`cast`) go the same way, the scene sent to each
+worker once (not once per block).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 
 import slabclip
 
-__all__ = ["clip", "grid_pieces", "clip_by_rect", "tile_geometries"]
+__all__ = ["clip", "grid_pieces", "clip_by_rect", "tile_geometries", "cast"]
 
 
 _record_fields = ("t_entry", "t_exit", "class", "segments")
@@ -278,3 +281,120 @@ def tile_geometries(geoseries, bounds, cells, *, buffer: Optional[float] = None,
     bounds = [float(v) for v in bounds]
     cells = [int(v) for v in cells]
     return geoseries.map_partitions(slabclip.tile_geometries, bounds, cells, meta=meta, **kw)
+_cast_fields = ("t", "s", "index", "nx", "ny")
+
+
+def _cast_block(block: np.ndarray, scene, t_max: float, outputs: Sequence[str], threads):
+    """One block of rays against the scene, all outputs in one structured array."""
+    res = scene.cast(block, t_max=t_max, outputs=outputs, threads=threads)
+    rec = np.empty(len(block), dtype=_cast_dtype(block.dtype, outputs))
+    for name in outputs:
+        rec[name] = res[name]
+    return rec
+
+
+def _cast_dtype(dt: np.dtype, outputs: Sequence[str]) -> np.dtype:
+    fields = {"t": dt, "s": dt, "index": np.int64, "nx": dt, "ny": dt}
+    return np.dtype([(name, fields[name]) for name in outputs])
+
+
+def _shipped(scene):
+    """The scene as the graph refers to it: with a ``distributed`` client, scattered to every
+    worker once (``broadcast=True``: each worker unpickles it once, the scheduler never does);
+    without one, one delayed value that every block's task depends on (never pickled by the
+    local schedulers)."""
+    import dask
+
+    try:
+        from distributed import get_client
+
+        client = get_client()
+    except (ImportError, ValueError):
+        return dask.delayed(scene, pure=True)
+    return client.scatter(scene, broadcast=True, hash=False)
+
+
+def cast(
+    rays,
+    scene: "slabclip.Scene",
+    *,
+    t_max: float = float("inf"),
+    outputs: Iterable[str] = _cast_fields,
+    threads: Optional[int] = None,
+) -> Dict[str, "dask.array.Array"]:  # noqa: F821
+    """Lazy :meth:`slabclip.Scene.cast` of an ``(N, 4)`` dask array of rays (rows ``ox, oy,
+    dx, dy``), block by block, against one scene.
+
+    The scene is sent to each worker once, not once per block: with a ``distributed`` client
+    it is scattered to every worker when this function is called (``client.scatter(scene,
+    broadcast=True)``: the workers each unpickle it, rebuilding its index, once); with a local
+    scheduler (threads, sync) it is one value every block's task shares, never copied. Compute
+    the outputs together (``dask.compute(result)``): between separate computations,
+    distributed's active memory manager may drop the extra copies, and the next computation
+    sends the scene again. Rays are converted to the scene's dtype.
+
+    Parameters
+    ----------
+    rays : ``(N, 4)`` dask array (or anything ``dask.array.asarray`` takes), chunked by rows
+        (a chunking of the 4 columns is undone first).
+    scene : a :class:`slabclip.Scene`.
+    t_max, outputs, threads : as for :meth:`slabclip.Scene.cast` (``threads`` is the pool of
+        each block's call, on its worker).
+
+    Returns
+    -------
+    dict of 1-D dask arrays, one per output, chunked like the rays' rows: the bits of
+    ``scene.cast`` on the whole array in memory.
+
+    Raises
+    ------
+    ValueError, TypeError
+        At the call, before anything runs: rays of a wrong shape or dtype, an unknown output,
+        ``t_max`` NaN or negative, a bad ``threads``, a scene that is not a Scene.
+
+    Example
+    -------
+    >>> import dask.array as da
+    >>> scene = slabclip.Scene(np.array([[2.0, -1.0, 2.0, 1.0]]))
+    >>> rays = da.from_array(np.array([[0.0, 0.0, 1.0, 0.0]] * 4), chunks=(2, 4))
+    >>> cast(rays, scene, outputs=["t"])["t"].compute().tolist()
+    [2.0, 2.0, 2.0, 2.0]
+    """
+    if not isinstance(scene, slabclip.Scene):
+        raise TypeError(f"scene must be a slabclip.Scene, got {type(scene).__name__}")
+    outputs = tuple(dict.fromkeys(slabclip._args.output_names(outputs, _cast_fields)))
+    if not outputs:
+        raise ValueError("ask for at least one output")
+    import dask.array as da
+
+    if not isinstance(rays, da.Array):
+        rays = da.asarray(rays)
+    if rays.ndim != 2 or rays.shape[1] != 4:
+        raise ValueError(f"rays must have shape (N, 4), rows ox, oy, dx, dy, got shape {rays.shape}")
+    if np.dtype(rays.dtype).kind not in "biuf":
+        raise TypeError(f"rays must hold real numbers, got dtype {rays.dtype}")
+    dt = scene.dtype
+    if rays.dtype != dt:
+        rays = rays.astype(dt)
+    if len(rays.chunks[1]) != 1:
+        rays = rays.rechunk({1: 4})
+    # Every argument is checked now, on an empty batch, rather than on a worker.
+    scene.cast(np.empty((0, 4), dt), t_max=t_max, outputs=outputs, threads=threads)
+    t_max = float(t_max)
+    rec_dt = _cast_dtype(dt, outputs)
+    rec = rays.map_blocks(
+        _cast_block,
+        _shipped(scene),
+        t_max,
+        outputs,
+        threads,
+        dtype=rec_dt,
+        drop_axis=1,
+        chunks=(rays.chunks[0],),
+        meta=np.empty(0, dtype=rec_dt),
+    )
+    return {
+        name: rec.map_blocks(operator.itemgetter(name), dtype=rec_dt[name],
+                             meta=np.empty(0, dtype=rec_dt[name]))
+        for name in outputs
+    }

@@ -14,6 +14,7 @@
 use std::sync::{Arc, Mutex};
 
 mod lines;
+mod scene;
 
 use numpy::prelude::*;
 use numpy::{
@@ -25,8 +26,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use slabclip::cast::{
-    cast_polygon, cast_rect, cast_rects, cast_segments, clip_polygon, PolygonCastOutput,
-    RectCastOutput, SegmentsCastOutput,
+    cast_polygon, cast_rect, cast_rects, cast_segments_with, clip_polygon, CastMethod,
+    PolygonCastOutput, RectCastOutput, SegmentsCastOutput,
 };
 use slabclip::{
     rows_from_interleaved, Algorithm, Class, ClipOutput, ConvexPolygon, Error, Grid, GridOptions,
@@ -727,30 +728,33 @@ fn cast_rect_py<'py>(
     }
 }
 
-/// Each ray's closest hit among a segment set.
+/// Each ray's closest hit among a segment set, by `method` (`auto`, `brute-force`, `scene`);
+/// returns whether a scene index was built.
 #[pyfunction]
-#[pyo3(name = "cast_segments", signature = (rays, segments, t_max, t=None, s=None, index=None, nx=None, ny=None, threads=None))]
+#[pyo3(name = "cast_segments", signature = (rays, segments, t_max, method="auto", t=None, s=None, index=None, nx=None, ny=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 fn cast_segments_py<'py>(
     py: Python<'py>,
     rays: &Bound<'py, PyAny>,
     segments: &Bound<'py, PyAny>,
     t_max: f64,
+    method: &str,
     t: Option<&Bound<'py, PyAny>>,
     s: Option<&Bound<'py, PyAny>>,
     index: Option<&Bound<'py, PyAny>>,
     nx: Option<&Bound<'py, PyAny>>,
     ny: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
-) -> PyResult<()> {
+) -> PyResult<bool> {
     fn run<F: Real + Element>(
         py: Python<'_>,
         rays: &Bound<'_, PyAny>,
         segments: &Bound<'_, PyAny>,
         t_max: f64,
+        method: CastMethod,
         outs: [Option<&Bound<'_, PyAny>>; 5],
         threads: Option<usize>,
-    ) -> PyResult<()> {
+    ) -> PyResult<bool> {
         let input = Input::<F>::extract(rays, "rays")?;
         let rays = RaysIn::of(input.view("rays")?)?;
         let rays = rays.as_ref();
@@ -777,16 +781,24 @@ fn cast_segments_py<'py>(
             ny: slice_mut(&mut ny, "ny")?,
         };
         let t_max = F::from_f64(t_max);
-        py.allow_threads(|| in_pool(threads, || cast_segments(&rays, &segs, t_max, out)))?
+        // `auto`: through a scene index built for the call where it pays (`index_pays`); the
+        // same bits either way.
+        let indexed = py
+            .allow_threads(|| {
+                in_pool(threads, || {
+                    cast_segments_with(method, &rays, &segs, t_max, out)
+                })
+            })?
             .map_err(value_err)?;
         index.widen();
-        Ok(())
+        Ok(indexed)
     }
+    let method = CastMethod::from_name(method).map_err(value_err)?;
     let outs = [t, s, index, nx, ny];
     if is_f64(rays)? {
-        run::<f64>(py, rays, segments, t_max, outs, threads)
+        run::<f64>(py, rays, segments, t_max, method, outs, threads)
     } else {
-        run::<f32>(py, rays, segments, t_max, outs, threads)
+        run::<f32>(py, rays, segments, t_max, method, outs, threads)
     }
 }
 
@@ -1131,5 +1143,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_CELLS_PER_AXIS", slabclip::grid::MAX_CELLS_PER_AXIS)?;
     // The package's index for a miss (`index`, `edge`: int64), as in `slabclip cast`'s files.
     m.add("NO_HIT", -1i64)?;
+    scene::register(m)?;
     Ok(())
 }

@@ -91,11 +91,13 @@
 //! origin, long walls at a shallow angle ending just behind it, coordinates out of range),
 //! each failing when its part is taken out.
 
+mod auto;
 mod bvh;
 mod lidar;
 mod near;
 mod sight;
 
+pub use auto::{cast_segments_with, index_pays, CastMethod, INDEX_MIN_RAYS, INDEX_MIN_WALLS};
 pub use lidar::{lidar_rays, PosesRef};
 pub use sight::SightEnds;
 
