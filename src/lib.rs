@@ -233,4 +233,6 @@ mod documentation {
     struct RectSets;
     #[doc = include_str!("../docs/guide/rays.md")]
     struct Rays;
+    #[doc = include_str!("../docs/guide/polylines.md")]
+    struct Polylines;
 }

@@ -24,13 +24,13 @@ use slabclip::{
 use crate::{in_pool, rect_of, rects_of, value_err};
 
 /// The coordinates as given: `(V, 2)` rows, or `x` and `y` columns.
-enum CoordsIn<'py, F: Element> {
+pub(crate) enum CoordsIn<'py, F: Element> {
     Rows(PyReadonlyArray2<'py, F>),
     Cols(PyReadonlyArray1<'py, F>, PyReadonlyArray1<'py, F>),
 }
 
 impl<'py, F: Real + Element> CoordsIn<'py, F> {
-    fn extract(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+    pub(crate) fn extract(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
         if let Ok(t) = obj.downcast::<PyTuple>() {
             if t.len() != 2 {
                 return Err(value_err(format!(
@@ -57,7 +57,7 @@ impl<'py, F: Real + Element> CoordsIn<'py, F> {
         Ok(CoordsIn::Rows(arr))
     }
 
-    fn view(&self) -> PyResult<Coords<'_, F>> {
+    pub(crate) fn view(&self) -> PyResult<Coords<'_, F>> {
         match self {
             CoordsIn::Rows(a) => {
                 if a.shape()[1] != 2 {
@@ -85,13 +85,13 @@ impl<'py, F: Real + Element> CoordsIn<'py, F> {
 }
 
 /// Offsets as given: int32 or int64, contiguous.
-enum OffsetsIn<'py> {
+pub(crate) enum OffsetsIn<'py> {
     I32(PyReadonlyArray1<'py, i32>),
     I64(PyReadonlyArray1<'py, i64>),
 }
 
 impl<'py> OffsetsIn<'py> {
-    fn extract(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+    pub(crate) fn extract(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
         if let Ok(a) = obj.extract::<PyReadonlyArray1<'py, i64>>() {
             return Ok(OffsetsIn::I64(a));
         }
@@ -107,7 +107,7 @@ impl<'py> OffsetsIn<'py> {
         )))
     }
 
-    fn view(&self, what: &str) -> PyResult<Offsets<'_>> {
+    pub(crate) fn view(&self, what: &str) -> PyResult<Offsets<'_>> {
         let bad = || value_err(format!("{what} must be contiguous"));
         Ok(match self {
             OffsetsIn::I32(a) => Offsets::I32(a.as_slice().map_err(|_| bad())?),

@@ -16,16 +16,17 @@
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 
 use numpy::prelude::*;
-use numpy::{Element, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray};
+use numpy::{Element, PyArray1, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use slabclip::cast::{
     lidar_rays, PosesRef, SegmentsCastOutput, SightEnds, VisibilityWalls, SIGHT_BLOCKED,
     SIGHT_INVALID, SIGHT_VISIBLE,
 };
-use slabclip::polyline::{Offsets, Polylines};
+use slabclip::polyline::{Coords, Offsets, Polylines};
 use slabclip::{Real, Scene, Segment, SegmentSource, Segments};
 
+use crate::lines::{CoordsIn, OffsetsIn};
 use crate::{in_pool, is_f64, out1, rect_of, slice_mut, value_err, Indices, Input, RaysIn, View};
 
 /// Registers the class and the module's functions and constants.
@@ -168,19 +169,15 @@ fn slice<'a, F: Element>(a: &'a PyReadonlyArray1<'_, F>) -> &'a [F] {
 
 /// The walls of polylines: wall `k` is vertex `k` → vertex `k + 1` where both are of one
 /// polyline, and NaN (never hit, never blocking) where they are not.
-fn line_walls_of<F: Real>(coords: &[F], offsets: Offsets<'_>) -> PyResult<Segments<F>> {
-    let lines = Polylines::interleaved(coords, offsets).map_err(value_err)?;
-    let v = coords.len() / 2;
-    let mut rows = vec![Segment::new(F::NAN, F::NAN, F::NAN, F::NAN); v.saturating_sub(1)];
+fn line_walls_of<F: Real>(coords: Coords<'_, F>, offsets: Offsets<'_>) -> PyResult<Segments<F>> {
+    let lines = Polylines::new(coords, offsets).map_err(value_err)?;
+    let mut rows =
+        vec![Segment::new(F::NAN, F::NAN, F::NAN, F::NAN); coords.len().saturating_sub(1)];
     for j in 0..lines.len() {
-        let (a, b) = (offsets.get(j) as usize, offsets.get(j + 1) as usize);
-        for k in a..b.saturating_sub(1) {
-            rows[k] = Segment::new(
-                coords[2 * k],
-                coords[2 * k + 1],
-                coords[2 * k + 2],
-                coords[2 * k + 3],
-            );
+        let v = lines.vertices(j);
+        let walls = v.start..v.end.saturating_sub(1).max(v.start);
+        for (row, k) in rows[walls.clone()].iter_mut().zip(walls) {
+            *row = coords.segment(k);
         }
     }
     Ok(Segments::from_rows(&rows))
@@ -484,27 +481,11 @@ fn line_walls(
         coords: &Bound<'_, PyAny>,
         offsets: &Bound<'_, PyAny>,
     ) -> PyResult<PyObject> {
-        let c: PyReadonlyArray2<'_, F> = coords.extract()?;
-        if c.shape()[1] != 2 {
-            return Err(value_err(format!(
-                "coords must have shape (V, 2), got {:?}",
-                c.shape()
-            )));
-        }
-        let c = c
-            .as_slice()
-            .map_err(|_| value_err("coords must be C-contiguous"))?;
-        let (o32, o64);
-        let offs = if let Ok(a) = offsets.extract::<PyReadonlyArray1<'_, i32>>() {
-            o32 = a;
-            Offsets::I32(
-                o32.as_slice()
-                    .map_err(|_| value_err("offsets must be contiguous"))?,
-            )
-        } else {
-            o64 = col_of::<i64>(offsets, "offsets")?;
-            Offsets::I64(o64.as_slice().expect("checked contiguous"))
-        };
+        let (c, o) = (
+            CoordsIn::<F>::extract(coords)?,
+            OffsetsIn::extract(offsets, "offsets")?,
+        );
+        let (c, offs) = (c.view()?, o.view("offsets")?);
         let walls = py.allow_threads(|| line_walls_of(c, offs))?;
         let m = walls.len();
         Ok(PyArray1::from_vec(py, walls.to_interleaved())

@@ -11,6 +11,7 @@ commands (builds, installs, benchmarks): shown, not run. The Rust snippets run a
 import doctest
 import importlib
 import inspect
+import os
 import re
 import subprocess
 
@@ -32,8 +33,12 @@ def _with(lang):
 
 
 @pytest.mark.parametrize("page", _with("python"), ids=lambda p: str(p.relative_to(REPO)))
-def test_python_snippets_run_as_pasted(page, tmp_path, monkeypatch):
+def test_python_snippets_run_as_pasted(page, tmp_path, monkeypatch, slabclip_bin):
     monkeypatch.chdir(tmp_path)
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "slabclip").symlink_to(slabclip_bin)
+    monkeypatch.setenv("PATH", f"{bindir}:{os.environ['PATH']}")
     namespace = {"__name__": "__main__"}
     for k, code in enumerate(_blocks(page, "python")):
         exec(compile(code, f"{page.name} python block {k + 1}", "exec"), namespace)

@@ -668,7 +668,9 @@ def test_dask_cast_ships_the_scene_once_per_worker_on_a_local_cluster():
         counts = client.run(_unpickled)
         on_scheduler = client.run_on_scheduler(_unpickled) - here
     assert_same(computed, want)
-    # Every worker built the scene from its pickle once (the scatter), not once per block or
-    # per output; the scheduler never did.
-    assert sorted(counts.values()) == [1, 1], counts
+    # Every worker built the scene from its pickle once (the scatter), not once per block (8
+    # each) or per output; the scheduler never did. distributed may deserialize a scattered
+    # value once more when it moves a copy between workers (seen once on a loaded machine),
+    # so a second build is allowed, an eighth is not.
+    assert all(1 <= c <= 2 for c in counts.values()) and len(counts) == 2, counts
     assert on_scheduler == 0

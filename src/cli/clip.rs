@@ -36,7 +36,8 @@ pub struct ClipArgs {
     #[command(flatten)]
     grid: GridArgs,
 
-    /// The algorithm. All give the same answer; they differ only in speed.
+    /// The algorithm. All meet the same contract; slab-scalar, simd-slab, hybrid and auto give
+    /// the same bits, the others may differ from them within its 6-ulp allowance.
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = algorithm_parser())]
     algorithm: Algorithm,
 
