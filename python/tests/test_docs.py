@@ -84,7 +84,7 @@ def test_no_word_of_how_the_work_was_organised():
     assert not found, "\n".join(found)
 
 
-MODULES = ["slabclip", "slabclip.lines", "slabclip.dask", "slabclip.reference"]
+MODULES = ["slabclip", "slabclip.lines", "slabclip.scene", "slabclip.dask", "slabclip.reference"]
 
 
 @pytest.mark.parametrize("name", MODULES)
