@@ -1,9 +1,9 @@
 //! The same bits at every SIMD level: `simd-slab` (broadcast and pairwise) and ray ×
 //! rect (broadcast and pairwise) on fixed workloads, every output folded into one FNV-1a digest
-//! per precision and compared with a constant. CI runs this file built for plain x86-64 (SSE2,
-//! no FMA: `Lane::mul_plus_zero` emulated), for x86-64-v3 (`wide`'s AVX2) and natively (the
-//! AVX-512 lanes here), so a level whose arithmetic parts from the others fails here even when
-//! it agrees with its own `slab-scalar`.
+//! per precision and compared with a constant. CI runs this file natively and built for plain
+//! x86-64 (SSE2, no FMA: `Lane::mul_plus_zero` emulated); build it with `RUSTFLAGS="-C
+//! target-cpu=…"` to check another level. A level whose arithmetic parts from the others fails
+//! here even when it agrees with its own `slab-scalar`.
 //!
 //! The constants change only when the contract's answers change on purpose: then print the new
 //! digests (`cargo test --test levels -- --nocapture`) at one level and check the others.
