@@ -769,29 +769,17 @@ fn cast_segments_py<'py>(
                 owned.as_ref()
             }
         };
-        let (mut t, mut s) = (out1::<F>(outs[0], "t")?, out1::<F>(outs[1], "s")?);
-        let mut index = out1::<i64>(outs[2], "index")?;
-        let (mut nx, mut ny) = (out1::<F>(outs[3], "nx")?, out1::<F>(outs[4], "ny")?);
-        let mut index = Indices::of(slice_mut(&mut index, "index")?);
-        let out = SegmentsCastOutput {
-            t: slice_mut(&mut t, "t")?,
-            s: slice_mut(&mut s, "s")?,
-            index: index.library(),
-            nx: slice_mut(&mut nx, "nx")?,
-            ny: slice_mut(&mut ny, "ny")?,
-        };
         let t_max = F::from_f64(t_max);
         // `auto`: through a scene index built for the call where it pays (`index_pays`); the
         // same bits either way.
-        let indexed = py
-            .allow_threads(|| {
+        with_cast_outputs(outs, |out| {
+            py.allow_threads(|| {
                 in_pool(threads, || {
                     cast_segments_with(method, &rays, &segs, t_max, out)
                 })
             })?
-            .map_err(value_err)?;
-        index.widen();
-        Ok(indexed)
+            .map_err(value_err)
+        })
     }
     let method = CastMethod::from_name(method).map_err(value_err)?;
     let outs = [t, s, index, nx, ny];
@@ -828,6 +816,28 @@ impl<'a> Indices<'a> {
             }
         }
     }
+}
+
+/// The closest-hit outputs `t`, `s`, `index`, `nx`, `ny` (each optional) borrowed for `run`;
+/// afterwards the library's `u32` indices are widened in place to `int64` with −1 for a miss.
+pub(crate) fn with_cast_outputs<F: Real + Element, R>(
+    outs: [Option<&Bound<'_, PyAny>>; 5],
+    run: impl FnOnce(SegmentsCastOutput<'_, F>) -> PyResult<R>,
+) -> PyResult<R> {
+    let (mut t, mut s) = (out1::<F>(outs[0], "t")?, out1::<F>(outs[1], "s")?);
+    let mut index = out1::<i64>(outs[2], "index")?;
+    let (mut nx, mut ny) = (out1::<F>(outs[3], "nx")?, out1::<F>(outs[4], "ny")?);
+    let mut index = Indices::of(slice_mut(&mut index, "index")?);
+    let out = SegmentsCastOutput {
+        t: slice_mut(&mut t, "t")?,
+        s: slice_mut(&mut s, "s")?,
+        index: index.library(),
+        nx: slice_mut(&mut nx, "nx")?,
+        ny: slice_mut(&mut ny, "ny")?,
+    };
+    let r = run(out)?;
+    index.widen();
+    Ok(r)
 }
 
 /// A convex polygon from a C-contiguous `(K, 2)` vertex array.

@@ -27,7 +27,10 @@ use slabclip::polyline::{Coords, Offsets, Polylines};
 use slabclip::{Real, Scene, Segment, SegmentSource, Segments};
 
 use crate::lines::{CoordsIn, OffsetsIn};
-use crate::{in_pool, is_f64, out1, rect_of, slice_mut, value_err, Indices, Input, RaysIn, View};
+use crate::{
+    in_pool, is_f64, out1, rect_of, slice_mut, value_err, with_cast_outputs, Indices, Input,
+    RaysIn, View,
+};
 
 /// Registers the class and the module's functions and constants.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -296,25 +299,14 @@ impl PyScene {
             let input = Input::<F>::extract(rays, "rays")?;
             let rays = RaysIn::of(input.view("rays")?)?;
             let rays = rays.as_ref();
-            let (mut t, mut s) = (out1::<F>(t, "t")?, out1::<F>(s, "s")?);
-            let mut index = out1::<i64>(index, "index")?;
-            let (mut nx, mut ny) = (out1::<F>(nx, "nx")?, out1::<F>(ny, "ny")?);
-            let mut index = Indices::of(slice_mut(&mut index, "index")?);
-            let out = SegmentsCastOutput {
-                t: slice_mut(&mut t, "t")?,
-                s: slice_mut(&mut s, "s")?,
-                index: index.library(),
-                nx: slice_mut(&mut nx, "nx")?,
-                ny: slice_mut(&mut ny, "ny")?,
-            };
             let t_max = F::from_f64(t_max);
-            py.allow_threads(|| {
-                let g = self.read();
-                in_pool(threads, || F::walls(&g).scene.cast(&rays, t_max, out))
-            })?
-            .map_err(value_err)?;
-            index.widen();
-            Ok(())
+            with_cast_outputs([t, s, index, nx, ny], |out| {
+                py.allow_threads(|| {
+                    let g = self.read();
+                    in_pool(threads, || F::walls(&g).scene.cast(&rays, t_max, out))
+                })?
+                .map_err(value_err)
+            })
         })
     }
 
