@@ -107,9 +107,11 @@ def algorithms() -> list:
 
 
 def info() -> dict:
-    """The version, algorithms, what ``auto`` does, the SIMD level the extension was built for
-    (``simd_built``) and the best this CPU supports (``simd_cpu``), lanes per vector, and the
-    number of threads of rayon's global pool (``threads``)."""
+    """The version, algorithms, what ``auto`` does, the SIMD level the extension's code outside
+    the kernels was built for (``simd_built``), the best this CPU supports (``simd_cpu``) and the
+    one the kernels run at (``simd_runs``; the environment variable ``SLABCLIP_SIMD=v1|v3|v4``
+    lowers it), lanes per vector, and the number of threads of rayon's global pool
+    (``threads``)."""
     return dict(_native.info())
 
 

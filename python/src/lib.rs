@@ -1090,17 +1090,20 @@ fn algorithms() -> Vec<&'static str> {
         .collect()
 }
 
-/// The version, what `auto` does, the SIMD level built and detected, and rayon's thread count.
+/// The version, what `auto` does, the SIMD levels (built, detected, running), and rayon's thread
+/// count.
 #[pyfunction]
 fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("version", env!("CARGO_PKG_VERSION"))?;
     d.set_item("algorithms", algorithms())?;
     d.set_item("auto", slabclip::kernels::auto_rule())?;
+    let runs = slabclip::simd::level();
     d.set_item("simd_built", slabclip::simd::BUILT_LEVEL)?;
-    d.set_item("simd_cpu", slabclip::simd::detected_level())?;
-    d.set_item("lanes_f32", f32::LANES)?;
-    d.set_item("lanes_f64", f64::LANES)?;
+    d.set_item("simd_cpu", slabclip::simd::detected().describe())?;
+    d.set_item("simd_runs", runs.describe())?;
+    d.set_item("lanes_f32", runs.lanes::<f32>())?;
+    d.set_item("lanes_f64", runs.lanes::<f64>())?;
     d.set_item("threads", rayon::current_num_threads())?;
     Ok(d)
 }

@@ -14,7 +14,7 @@
 //! not change, and no difference or product overflows, whatever the finite inputs. (At that
 //! scale input coordinates below `2^-1017` lose their last bits; polygons of every other size
 //! are not scaled.) A smaller polygon met by a segment or ray with a coordinate beyond `2^1019`
-//! is scaled the same way in that lane alone ([`ConvexPolygon::lane_scale`]), so a huge input
+//! is scaled the same way in that lane alone (`ConvexPolygon::lane_scale`), so a huge input
 //! against a small polygon overflows nothing either.
 //!
 //! Repeated consecutive vertices (also a closing copy of the first vertex) are dropped; their

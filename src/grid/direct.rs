@@ -31,7 +31,7 @@
 //! `walk.rs`, which takes them. No piece is a `Touches` one and no segment lies along a line, so
 //! the options do not matter.
 //!
-//! [`Grid::direct_lanes`] walks [`Real::LANES`] segments in lockstep, one per lane, each step
+//! [`Grid::direct_lanes`] walks `LANES` segments (a vector's width) in lockstep, one per lane, each step
 //! one piece per lane by selects (which axis comes next is a coin toss per cell on real tracks):
 //! positions from the even spacing's guess (the two lines around it gathered only when some
 //! lane's guess is within rounding of a line: [`guess`]), then per step one gather for the

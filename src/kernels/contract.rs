@@ -316,18 +316,39 @@ pub(crate) fn ray_axis_careful<L: Lane>(
     ok: L::Mask,
     t: (L, L),
 ) -> (L, L) {
-    let zero = L::splat(L::Scalar::ZERO);
-    let careful = |bound| careful_t(bound, o, (d, zero), zero.lt(d), |h: L| (d * h, zero));
-    (
-        L::select(ok, t.0, careful(lo)),
-        L::select(ok, t.1, careful(hi)),
+    L::within(
+        #[inline(always)]
+        || {
+            let zero = L::splat(L::Scalar::ZERO);
+            let careful = |bound| {
+                careful_t(
+                    bound,
+                    o,
+                    (d, zero),
+                    zero.lt(d),
+                    #[inline(always)]
+                    |h: L| (d * h, zero),
+                )
+            };
+            (
+                L::select(ok, t.0, careful(lo)),
+                L::select(ok, t.1, careful(hi)),
+            )
+        },
     )
 }
 
 #[inline(always)]
 fn segment_careful_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
     let den = two_diff(p1, p0);
-    careful_t(bound, p0, den, p0.lt(p1), |h| two_diff(p1 * h, p0 * h))
+    careful_t(
+        bound,
+        p0,
+        den,
+        p0.lt(p1),
+        #[inline(always)]
+        |h| two_diff(p1 * h, p0 * h),
+    )
 }
 
 /// `a − b` and its rounding error: `a − b = s + e` exactly (Knuth's TwoSum), while finite.
