@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# The one test command (README "Two commands", and what CI runs): the Rust suite exactly as
-# `cargo test`, then the Python package built in release into its own virtual environment
-# (created here, with everything it needs from PyPI) and its pytest suite.
+# The one test command (README "Two commands", and what CI runs):
+#   1. the Rust suite exactly as `cargo test` (every SIMD level the CPU has, in one binary);
+#   2. the C interface: capi/'s own tests, and a C program built with the system `cc`;
+#   3. the Python package built as the wheel users install, put into a fresh virtual environment
+#      with no Rust toolchain on PATH, and its pytest suite run against it at every SIMD level
+#      this CPU runs (SLABCLIP_SIMD).
 #
 #   ./scripts/test.sh              everything
-#   SLABCLIP_VENV=DIR              where the virtual environment lives (default target/py-venv)
-#   PYTHON=python3.12              the interpreter the environment is made from
+#   SLABCLIP_VENV=DIR              the test environment (default target/py-venv; made afresh)
+#   PYTHON=python3.12              the interpreter the environments are made from
+#   SLABCLIP_TEST_LEVELS="v3"      the SIMD levels pytest runs at (default: all this CPU has)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+python=${PYTHON:-python3}
 
 echo "== cargo test"
 cargo test
@@ -18,23 +23,54 @@ echo "== cargo build --release (the slabclip binary the Python tests compare aga
 echo "   clip_calls example that the benchmark script's smoke test runs)"
 cargo build --release --bin slabclip --example clip_calls
 
-venv=${SLABCLIP_VENV:-$root/target/py-venv}
-if [ ! -x "$venv/bin/python" ]; then
-  echo "== creating $venv"
-  "${PYTHON:-python3}" -m venv "$venv"
+if [ -x capi/test.sh ]; then
+  echo "== the C interface (capi/test.sh)"
+  capi/test.sh
 fi
-# The environment's tools first on PATH: maturin's build backend runs the `maturin` command.
-export PATH="$venv/bin:$PATH"
-echo "== pip install maturin numpy pytest hypothesis dask distributed shapely geopandas pyarrow geoarrow-pyarrow dask-geopandas"
+
+# The wheel: maturin from its own small environment, the extension in release into the root's
+# target folder (the library's compiled dependencies are reused). abi3: one wheel for CPython
+# 3.9 and later; maturin checks the manylinux tag against the symbols the library links.
+build_venv=$root/target/build-venv
+if [ ! -x "$build_venv/bin/maturin" ]; then
+  echo "== creating $build_venv (maturin)"
+  "$python" -m venv "$build_venv"
+  "$build_venv/bin/python" -m pip install --quiet --upgrade pip
+  "$build_venv/bin/python" -m pip install --quiet "maturin>=1.5,<2"
+fi
+echo "== maturin build --release (the abi3 wheel)"
+rm -rf "$root/target/wheels"
+CARGO_TARGET_DIR="$root/target" "$build_venv/bin/maturin" build --release --quiet \
+  --manifest-path python/Cargo.toml --out "$root/target/wheels"
+wheel=$(ls "$root"/target/wheels/slabclip-*-abi3-*.whl)
+echo "   $(basename "$wheel")"
+
+# A fresh environment, as a user's: the wheel and the test dependencies from PyPI, nothing
+# built here.
+venv=${SLABCLIP_VENV:-$root/target/py-venv}
+echo "== a fresh $venv: the wheel and the test dependencies"
+rm -rf "$venv"
+"$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.5,<2" "numpy>=1.22" pytest hypothesis \
-  "dask[array]" distributed "shapely>=2" geopandas pyarrow geoarrow-pyarrow dask-geopandas
+"$venv/bin/python" -m pip install --quiet "$wheel[test]"
 
-# The extension shares the root's target folder, so the library's compiled dependencies are
-# reused; maturin builds it in release (target-cpu from .cargo/config.toml, as the library).
-echo "== pip install ./python (release build of the extension)"
-CARGO_TARGET_DIR="$root/target" "$venv/bin/python" -m pip install --quiet --no-build-isolation \
-  --force-reinstall --no-deps ./python
+# PATH without any folder holding cargo or rustc: the installed wheel must need neither.
+clean_path=$venv/bin
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+  if [ -n "$d" ] && [ ! -e "$d/cargo" ] && [ ! -e "$d/rustc" ]; then
+    clean_path+=":$d"
+  fi
+done
+if PATH=$clean_path command -v cargo >/dev/null || PATH=$clean_path command -v rustc >/dev/null; then
+  echo "error: cargo or rustc is still on the test PATH" >&2
+  exit 1
+fi
 
-echo "== pytest python/tests"
-SLABCLIP_BIN="$root/target/release/slabclip" "$venv/bin/pytest" -q -p no:cacheprovider python/tests
+levels=${SLABCLIP_TEST_LEVELS:-$(PATH=$clean_path python -c \
+  'import slabclip; print(" ".join(slabclip.simd_levels()))')}
+for level in $levels; do
+  echo "== pytest python/tests against the wheel, SLABCLIP_SIMD=$level, no cargo or rustc on PATH"
+  PATH=$clean_path SLABCLIP_SIMD=$level SLABCLIP_BIN="$root/target/release/slabclip" \
+    pytest -q -p no:cacheprovider python/tests
+done

@@ -27,7 +27,7 @@ pub trait SegmentSource<F>: Sync {
     }
     /// The rows, where the source is a slice of them (interleaved `x0, y0, x1, y1` values, as
     /// `.npy` files and numpy `(N, 4)` arrays hold them): the SIMD kernels transpose them a
-    /// chunk at a time ([`Real::load_rows`]).
+    /// chunk at a time ([`Load::load_rows`](crate::simd::Load::load_rows)).
     fn rows(&self) -> Option<&[Segment<F>]> {
         None
     }
@@ -386,25 +386,25 @@ pub(crate) const PREFETCH_MIN: usize = 1 << 18;
 /// sixth at 64K (and, measured again with this loop, `naive-slab` 4.41–4.65 → 4.25–4.47 Gseg/s,
 /// `simd-slab` 3.73–3.79 → 3.62–3.73).
 #[inline(always)]
-pub(crate) fn for_each_column_chunk<F: Real>(
+pub(crate) fn for_each_column_chunk<F: Real, V: crate::simd::Vector<F>>(
     columns: [&[F]; 4],
     from: usize,
     backward: bool,
-    mut body: impl FnMut(usize, [F::Simd; 4]),
+    mut body: impl FnMut(usize, [V; 4]),
 ) -> usize {
     let n = columns[0].len() - from;
-    let full = n - n % F::LANES;
+    let full = n - n % V::WIDTH;
     let cols = columns.map(|col| &col[from..from + full]);
     let prefetch_at: isize = match (n >= PREFETCH_MIN, backward) {
         (false, _) => 0,
         (true, false) => crate::simd::PREFETCH_AHEAD,
         (true, true) => -crate::simd::PREFETCH_AHEAD,
     };
-    let chunks = full / F::LANES;
+    let chunks = full / V::WIDTH;
     let (mut at, step) = if backward {
-        (chunks.saturating_sub(1) * F::LANES, -(F::LANES as isize))
+        (chunks.saturating_sub(1) * V::WIDTH, -(V::WIDTH as isize))
     } else {
-        (0, F::LANES as isize)
+        (0, V::WIDTH as isize)
     };
     // One loop for both directions: with the body (the whole kernel, inlined) called from two
     // loops, it was kept out of line and each chunk passed through memory (1.35 Gseg/s).
@@ -418,7 +418,7 @@ pub(crate) fn for_each_column_chunk<F: Real>(
         // SAFETY: `at` is `k·LANES` for one `k < chunks` (counted up from 0 or down from
         // `chunks − 1`, one step per pass), so `at + LANES ≤ full`, the length of each of `cols`:
         // the `LANES` values from `ptrs` lie in their column.
-        let v = ptrs.map(|p| F::load(unsafe { core::slice::from_raw_parts(p, F::LANES) }));
+        let v = ptrs.map(|p| V::load(unsafe { core::slice::from_raw_parts(p, V::WIDTH) }));
         body(from + at, v);
         at = at.wrapping_add_signed(step);
     }

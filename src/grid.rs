@@ -46,7 +46,7 @@
 //!    in the clip's fast range, neither end on a grid line, its crossings distinct. Its ends'
 //!    cells come from the even spacing, the lines strictly between them are its crossings, and
 //!    merged in order they *are* its pieces' ends (0 and 1 at the ends, `Exits` … `Crosses` …
-//!    `Enters`): no finishing step. Batches walk [`Real::LANES`] segments at once, one per SIMD
+//!    `Enters`): no finishing step. Batches walk `LANES` segments at once, one per SIMD
 //!    lane, choosing each lane's next cell by selects; segments that start or end outside the
 //!    grid walk through virtual cells beyond it, whose pieces are dropped.
 //! 2. **The walk** (`grid/walk.rs`), for ends on lines and ties (a vertex, or lines whose
@@ -107,6 +107,7 @@ use crate::kernels::simd_slab::{gather_chunk, load_chunk};
 use crate::kernels::slab::slab_clip;
 use crate::kernels::Clip;
 use crate::real::{write_as, Lane, Real, INDEX_BITS};
+use crate::simd::{dispatch, Vector};
 
 mod blocks;
 mod columns;
@@ -385,23 +386,36 @@ impl<F: Real> Grid<F> {
             }
             return;
         }
+        dispatch!(I => self.pieces_lanes::<F::Simd<I>, S>(input, range, options, &mut scratch, out));
+    }
+
+    /// [`Grid::pieces_into`]'s loop on `V` vectors.
+    #[inline(always)]
+    fn pieces_lanes<V: Vector<F>, S: SegmentSource<F> + ?Sized>(
+        &self,
+        input: &S,
+        range: core::ops::Range<usize>,
+        options: &GridOptions,
+        scratch: &mut Scratch<F>,
+        out: &mut Vec<Piece<F>>,
+    ) {
         let mut first = range.start;
         while first < range.end {
-            let m = F::LANES.min(range.end - first);
+            let m = V::WIDTH.min(range.end - first);
             // A whole chunk straight into the lanes (columns: four loads); the last, partial
             // one lane by lane.
-            let s = if m == F::LANES {
-                load_chunk(input, first)
+            let s = if m == V::WIDTH {
+                load_chunk::<F, V, S>(input, first)
             } else {
-                gather_chunk(input, first, m)
+                gather_chunk::<F, V, S>(input, first, m)
             };
-            let walked = self.direct_lanes::<F::Simd>(&s, m, &mut scratch.steps);
+            let walked = self.direct_lanes::<V>(&s, m, &mut scratch.steps);
             for (l, walked) in walked[..m].iter().enumerate() {
                 match *walked {
                     Some(n) => direct::append_lane(&scratch.steps, first + l, l, n, out),
                     None => {
                         let seg = input.segment(first + l);
-                        self.pieces_alone(first + l, &seg, options, &mut scratch, out)
+                        self.pieces_alone(first + l, &seg, options, scratch, out)
                     }
                 }
             }
@@ -623,6 +637,17 @@ impl<F: Real> Candidates<F> {
     /// finishing step, appends the pieces the options keep to `out`, puts each segment's pieces
     /// in order, and empties the list.
     fn clip_into(&mut self, grid: &Grid<F>, options: &GridOptions, out: &mut Vec<Piece<F>>) {
+        dispatch!(I => self.clip_lanes::<F::Simd<I>>(grid, options, out))
+    }
+
+    /// [`Candidates::clip_into`] on `V` vectors.
+    #[inline(always)]
+    fn clip_lanes<V: Vector<F>>(
+        &mut self,
+        grid: &Grid<F>,
+        options: &GridOptions,
+        out: &mut Vec<Piece<F>>,
+    ) {
         let n = self.len();
         if n == 0 {
             self.segs.clear();
@@ -632,10 +657,10 @@ impl<F: Real> Candidates<F> {
         let (mut te, mut tx, mut code) = ([F::ZERO; 16], [F::ZERO; 16], [0u8; 16]);
         let (nx, ny) = (grid.nx(), grid.ny());
         let mut g = [[F::ZERO; 16]; 8];
-        for k in (0..n).step_by(F::LANES) {
+        for k in (0..n).step_by(V::WIDTH) {
             // Gather the lanes (the last chunk padded with copies of the last candidate, whose
             // answers are not read).
-            for l in 0..F::LANES {
+            for l in 0..V::WIDTH {
                 let (si, ix, iy) = self.cells[(k + l).min(n - 1)];
                 let s = &self.segs[si as usize].1;
                 let (i, j) = (ix as usize, iy as usize);
@@ -654,23 +679,23 @@ impl<F: Real> Candidates<F> {
                 }
             }
             let s = Segment {
-                x0: F::load(&g[0]),
-                y0: F::load(&g[1]),
-                x1: F::load(&g[2]),
-                y1: F::load(&g[3]),
+                x0: V::load(&g[0]),
+                y0: V::load(&g[1]),
+                x1: V::load(&g[2]),
+                y1: V::load(&g[3]),
             };
             let r = RectLanes {
-                xmin: F::load(&g[4]),
-                ymin: F::load(&g[5]),
-                xmax: F::load(&g[6]),
-                ymax: F::load(&g[7]),
+                xmin: V::load(&g[4]),
+                ymin: V::load(&g[5]),
+                xmax: V::load(&g[6]),
+                ymax: V::load(&g[7]),
             };
             let f = keep_slivers(&r, &s, slab_clip(&r, &s));
             let codes = Class::code_lanes(f.valid, f.t_entry, f.t_exit);
             f.t_entry.write(&mut te);
             f.t_exit.write(&mut tx);
             write_as(codes, &mut code, |v| v.to_bits_u64() as u8);
-            for l in 0..F::LANES.min(n - k) {
+            for l in 0..V::WIDTH.min(n - k) {
                 let class = match code[l] {
                     0 | 255 => continue,
                     5 if !options.touches => continue,

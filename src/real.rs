@@ -4,9 +4,9 @@
 //! (`scalar.rs`), and a SIMD vector is a lane of width 4 to 16 (`simd/`). Because the scalar and
 //! vector paths run the *same* sequence of IEEE operations per lane, they give the same bits.
 //!
-//! The layers point one way: this file holds the two traits and imports nothing of the crate;
-//! `simd/` implements [`Lane`] for the vectors; `scalar.rs` implements both traits for `f32` and
-//! `f64` and names each one's vector type.
+//! The layers point one way: this file holds the two traits (naming only `simd`'s level marker
+//! and vector traits); `simd/` implements [`Lane`] for the vectors; `scalar.rs` implements both
+//! traits for `f32` and `f64` and names each one's vector type at each level.
 
 use core::fmt::{Debug, Display};
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
@@ -234,6 +234,16 @@ pub trait Lane:
         m & self.eq_(o)
     }
 
+    /// `f()`, inside a function compiled for the instruction set these lanes need (`Isa::run`
+    /// in `simd/levels.rs`): out-of-line functions written over lanes (the careful paths,
+    /// `#[inline(never)]`) wrap their bodies in it, so that their lane operations, inlined into
+    /// `f`, are that instruction set's instructions rather than calls. `f()` itself for scalars
+    /// and `wide`'s vectors.
+    #[inline(always)]
+    fn within<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
+
     /// `self > o`.
     #[inline(always)]
     fn gt(self, o: Self) -> Self::Mask {
@@ -314,16 +324,10 @@ pub trait Real:
     /// The least value greater than `self` (`+∞` stays `+∞`).
     fn next_up(self) -> Self;
 
-    /// The SIMD vector of this type in this build (see [`crate::simd`]).
-    type Simd: Lane<Scalar = Self>;
-    /// Lanes in [`Real::Simd`].
-    const LANES: usize;
-    /// Loads the first [`Real::LANES`] values of `s` into a vector. Panics if `s` is shorter.
-    fn load(s: &[Self]) -> Self::Simd;
-    /// The four columns of the [`Real::LANES`] rows of four values at the front of `s` (a
-    /// transpose: interleaved `x0, y0, x1, y1` rows into vectors of `x0`, `y0`, `x1`, `y1`).
-    /// Panics if `s` is shorter than `4 · LANES`.
-    fn load_rows(s: &[Self]) -> [Self::Simd; 4];
+    /// The SIMD vector of this type at one instruction-set level (crate-internal: the levels
+    /// are `simd::Level`'s, and `simd::dispatch!` picks one per batch).
+    #[doc(hidden)]
+    type Simd<I: crate::simd::isa::Isa>: crate::simd::Vector<Self>;
 }
 
 /// Writes `f` of each lane of `v` to `out[..L::WIDTH]` (for outputs that are not floats:

@@ -1,10 +1,10 @@
 //! `f32` and `f64` as lanes of width one, and as the two [`Real`] types: their constants and
-//! which SIMD vector each uses in this build ([`crate::simd`]).
+//! which SIMD vector each uses at each level ([`crate::simd`]).
 
 use crate::real::{Lane, Real};
 
 macro_rules! scalar_lane {
-    ($t:ty, $int:ty, $dtype:literal, $simd:ty, $fast_hi:expr) => {
+    ($t:ty, $int:ty, $dtype:literal, $simd:ident, $fast_hi:expr) => {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
@@ -122,28 +122,13 @@ macro_rules! scalar_lane {
                 <$t>::next_up(self)
             }
 
-            type Simd = $simd;
-            const LANES: usize = core::mem::size_of::<$simd>() / core::mem::size_of::<$t>();
-            #[inline(always)]
-            fn load(s: &[$t]) -> $simd {
-                <$simd as crate::simd::Load>::load(s)
-            }
-            #[inline(always)]
-            fn load_rows(s: &[$t]) -> [$simd; 4] {
-                <$simd as crate::simd::Load>::load_rows(s)
-            }
+            type Simd<I: crate::simd::isa::Isa> = I::$simd;
         }
     };
 }
 
-scalar_lane!(f32, i32, "float32", crate::simd::F32s, (1u64 << 60) as f32);
-scalar_lane!(
-    f64,
-    i64,
-    "float64",
-    crate::simd::F64s,
-    f64::from_bits((1023 + 400) << 52)
-);
+scalar_lane!(f32, i32, "float32", F32, (1u64 << 60) as f32);
+scalar_lane!(f64, i64, "float64", F64, f64::from_bits((1023 + 400) << 52));
 
 #[cfg(test)]
 mod tests {

@@ -48,6 +48,8 @@ __all__ = [
     "MAX_THREADS",
     "algorithms",
     "info",
+    "simd_levels",
+    "set_simd_level",
     "clip",
     "clip_pairwise",
     "clip_grid",
@@ -117,16 +119,50 @@ def algorithms() -> list:
 
 def info() -> dict:
     """What this build is and runs on: a dict with ``version``, the algorithms and what
-    ``auto`` does, the SIMD level the extension was built for (``simd_built``) and the best this
-    CPU supports (``simd_cpu``), lanes per vector, and the number of threads of rayon's global
-    pool (``threads``).
+    ``auto`` does, the SIMD level the extension's code outside the kernels was built for
+    (``simd_built``), the best this CPU supports (``simd_cpu``) and the one the kernels run at
+    (``simd_runs``; the environment variable ``SLABCLIP_SIMD=v1|v3|v4`` lowers it), lanes per
+    vector, and the number of threads of rayon's global pool (``threads``).
 
     Example
     -------
     >>> sorted(k for k in info() if k.startswith("simd"))
-    ['simd_built', 'simd_cpu']
+    ['simd_built', 'simd_cpu', 'simd_runs']
     """
     return dict(_native.info())
+
+
+def simd_levels() -> list:
+    """The SIMD levels this CPU runs, lowest first: ``"v1"`` (x86-64's SSE2, or the portable
+    vectors of other architectures), then ``"v3"`` (AVX2 and FMA) and ``"v4"`` (AVX-512) where
+    the CPU has them. Every level gives the same bits; the best runs unless lowered.
+
+    Example
+    -------
+    >>> simd_levels()[0]
+    'v1'
+    """
+    return list(_native.simd_levels())
+
+
+def set_simd_level(level: str) -> None:
+    """Run the kernels at ``level`` (``"v1"``, ``"v3"`` or ``"v4"``) from now on, in this
+    process: the call form of the environment variable ``SLABCLIP_SIMD``, to compare levels or
+    to rule one out. The answers are the same bits at every level.
+
+    Raises
+    ------
+    ValueError
+        ``level`` is no level's name, or this CPU lacks it (nothing changes then).
+
+    Example
+    -------
+    >>> best = simd_levels()[-1]
+    >>> set_simd_level("v1"); info()["simd_runs"].split()[0]
+    'v1'
+    >>> set_simd_level(best)
+    """
+    _native.set_simd_level(level)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1114,19 +1114,36 @@ fn algorithms() -> Vec<&'static str> {
         .collect()
 }
 
-/// The version, what `auto` does, the SIMD level built and detected, and rayon's thread count.
+/// The version, what `auto` does, the SIMD levels (built, detected, running), and rayon's thread
+/// count.
 #[pyfunction]
 fn info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("version", env!("CARGO_PKG_VERSION"))?;
     d.set_item("algorithms", algorithms())?;
     d.set_item("auto", slabclip::kernels::auto_rule())?;
+    let runs = slabclip::simd::level();
     d.set_item("simd_built", slabclip::simd::BUILT_LEVEL)?;
-    d.set_item("simd_cpu", slabclip::simd::detected_level())?;
-    d.set_item("lanes_f32", f32::LANES)?;
-    d.set_item("lanes_f64", f64::LANES)?;
+    d.set_item("simd_cpu", slabclip::simd::detected().describe())?;
+    d.set_item("simd_runs", runs.describe())?;
+    d.set_item("lanes_f32", runs.lanes::<f32>())?;
+    d.set_item("lanes_f64", runs.lanes::<f64>())?;
     d.set_item("threads", rayon::current_num_threads())?;
     Ok(d)
+}
+
+/// The SIMD levels this CPU runs, lowest first (`v1`, then `v3`, `v4` where it has them).
+#[pyfunction]
+fn simd_levels() -> Vec<&'static str> {
+    slabclip::simd::available().map(|l| l.name()).collect()
+}
+
+/// Runs the kernels at `level` (`v1`, `v3`, `v4`) from now on, in this process; a name that is
+/// no level, or a level this CPU lacks, is a `ValueError` and changes nothing.
+#[pyfunction]
+fn set_simd_level(level: &str) -> PyResult<()> {
+    let l = slabclip::simd::Level::from_name(level).map_err(value_err)?;
+    slabclip::simd::force(l).map_err(value_err)
 }
 
 /// The extension module `slabclip._native`.
@@ -1147,6 +1164,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(workloads, m)?)?;
     m.add_function(wrap_pyfunction!(info, m)?)?;
+    m.add_function(wrap_pyfunction!(simd_levels, m)?)?;
+    m.add_function(wrap_pyfunction!(set_simd_level, m)?)?;
     lines::register(m)?;
     m.add("PARALLEL_MIN", PARALLEL_MIN)?;
     m.add("MAX_THREADS", MAX_THREADS)?;

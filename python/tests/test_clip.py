@@ -30,6 +30,43 @@ def test_algorithms_and_info():
     assert [c.value for c in Class] == [0, 1, 2, 3, 4, 5, 255]
 
 
+def test_simd_levels_give_the_same_bits():
+    """Every level the CPU runs, forced by the call, gives the bits of the level running when the
+    test starts (the best, or the one SLABCLIP_SIMD names); a name that is no level and a level
+    the CPU lacks are refused and change nothing."""
+    import os
+    levels = slabclip.simd_levels()
+    assert levels[0] == "v1" and levels == sorted(levels)
+    start = slabclip.info()["simd_runs"].split()[0]
+    env = os.environ.get("SLABCLIP_SIMD")
+    assert start == (env if env in levels else levels[-1])
+    segs = slabclip.workload("mixed", 1003, seed=7)
+    rays = np.concatenate([segs[:, :2], segs[:, 2:] - segs[:, :2]], axis=1)
+    walls = slabclip.workload("uniform", 97, seed=8)
+
+    def outputs():
+        return [slabclip.clip(segs, RECT), slabclip.grid_pieces(segs, (0, 0, 1, 1), (7, 5)),
+                slabclip.cast_rect(rays, RECT), slabclip.cast_segments(rays, walls)]
+
+    try:
+        want = outputs()
+        for level in levels:
+            slabclip.set_simd_level(level)
+            assert slabclip.info()["simd_runs"].startswith(level)
+            for w, g in zip(want, outputs()):
+                for k in w:
+                    assert same_bits(w[k], g[k]), (level, k)
+        for bad in ("v2", "avx", ""):
+            with pytest.raises(ValueError, match="unknown SIMD level"):
+                slabclip.set_simd_level(bad)
+        if "v4" not in levels:
+            with pytest.raises(ValueError, match="v4"):
+                slabclip.set_simd_level("v4")
+        assert slabclip.info()["simd_runs"].startswith(levels[-1])
+    finally:
+        slabclip.set_simd_level(start)
+
+
 def test_docstring_example():
     r = slabclip.clip(np.array([[-1.0, 0.5, 0.5, 0.5], [0.25, 0.25, 0.75, 0.75],
                                 [0.5, 0.5, 3.0, 0.5], [2.0, 2.0, 3.0, 2.0]]), RECT)

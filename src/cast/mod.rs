@@ -153,14 +153,14 @@ impl<'a, F: Real> RaysRef<'a, F> {
         Ray::new(self.ox[i], self.oy[i], self.dx[i], self.dy[i])
     }
 
-    /// Rays `i .. i + F::LANES` as vectors.
+    /// Rays `i .. i + V::WIDTH` as vectors.
     #[inline(always)]
-    pub(crate) fn lanes(&self, i: usize) -> RayLanes<F::Simd> {
+    pub(crate) fn lanes<V: crate::simd::Vector<F>>(&self, i: usize) -> RayLanes<V> {
         RayLanes {
-            ox: F::load(&self.ox[i..]),
-            oy: F::load(&self.oy[i..]),
-            dx: F::load(&self.dx[i..]),
-            dy: F::load(&self.dy[i..]),
+            ox: V::load(&self.ox[i..]),
+            oy: V::load(&self.oy[i..]),
+            dx: V::load(&self.dx[i..]),
+            dy: V::load(&self.dy[i..]),
         }
     }
 
@@ -168,11 +168,11 @@ impl<'a, F: Real> RaysRef<'a, F> {
     /// order (from the last chunk down when `backward`), and returns where the tail begins
     /// (`buffers::for_each_column_chunk`).
     #[inline(always)]
-    pub(crate) fn for_each_chunk(
+    pub(crate) fn for_each_chunk<V: crate::simd::Vector<F>>(
         &self,
         from: usize,
         backward: bool,
-        mut body: impl FnMut(usize, RayLanes<F::Simd>),
+        mut body: impl FnMut(usize, RayLanes<V>),
     ) -> usize {
         crate::buffers::for_each_column_chunk(
             self.columns(),
@@ -397,12 +397,12 @@ pub(crate) fn drive<F: Real, O: SplitOutput>(
     let n = rays.len();
     let run = |start: usize, end: usize, mut o: O| {
         let rays = rays.slice(start, end);
-        let full = rays.for_each_chunk(
+        let full = crate::simd::dispatch!(I => rays.for_each_chunk::<F::Simd<I>>(
             0,
             false,
             #[inline(always)]
             |i, lanes| query.run(&mut o, i, &lanes),
-        );
+        ));
         for i in full..rays.len() {
             query.run(&mut o, i, &RayLanes::from(rays.ray(i)));
         }

@@ -24,6 +24,7 @@ use crate::kernels::contract::{
 };
 use crate::kernels::simd_slab::{Broadcast, Placement, RectSource};
 use crate::real::{Lane, Real};
+use crate::simd::{dispatch, Vector};
 
 /// One ray against one rect.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,14 +118,19 @@ fn ray_rect_fast<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Opti
 #[inline(never)]
 #[cold]
 fn ray_rect_careful<L: Lane>(r: &RectLanes<L>, ray: &RayLanes<L>, t_max: L) -> Finished<L> {
-    let zero = L::splat(L::Scalar::ZERO);
-    let (dx, dy) = (ray.dx + zero, ray.dy + zero);
-    let (ok_x, ok_y) = (in_range(dx), in_range(dy));
-    let tx = axis_t(r.xmin, r.xmax, ray.ox, dx);
-    let ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
-    let tx = ray_axis_careful((r.xmin, r.xmax), ray.ox, dx, ok_x, tx);
-    let ty = ray_axis_careful((r.ymin, r.ymax), ray.oy, dy, ok_y, ty);
-    finish_ray(r, ray, (dx, dy), (tx, ty), t_max, ray.valid())
+    L::within(
+        #[inline(always)]
+        || {
+            let zero = L::splat(L::Scalar::ZERO);
+            let (dx, dy) = (ray.dx + zero, ray.dy + zero);
+            let (ok_x, ok_y) = (in_range(dx), in_range(dy));
+            let tx = axis_t(r.xmin, r.xmax, ray.ox, dx);
+            let ty = axis_t(r.ymin, r.ymax, ray.oy, dy);
+            let tx = ray_axis_careful((r.xmin, r.xmax), ray.ox, dx, ok_x, tx);
+            let ty = ray_axis_careful((r.ymin, r.ymax), ray.oy, dy, ok_y, ty);
+            finish_ray(r, ray, (dx, dy), (tx, ty), t_max, ray.valid())
+        },
+    )
 }
 
 /// Both slabs to the finished answer on `[0, t_max]`.
@@ -243,35 +249,47 @@ impl<F: Real> RectCastOutput<'_, F> {
 /// one loop for both, the `t` loop measured 1.28 G rays/s against 1.45 now (criterion
 /// `ray_rect_vs_segments`, 64K). It starts and streams as `simd-slab`'s does
 /// (`simd_slab::Placement`: whole-line loads from 64K rays, streaming stores from 16 MiB).
-fn cast_with<F: Real, R: RectSource<F> + ?Sized>(
+#[inline(always)]
+fn cast_with<F: Real, V: Vector<F>, R: RectSource<F, V> + ?Sized>(
     rects: &R,
     rays: &RaysRef<'_, F>,
     t_max: F,
     out: &mut RectCastOutput<'_, F>,
 ) {
-    let at = placement(rays, out);
+    let at = placement(rays, out, V::WIDTH);
     match (out.class.is_some(), at.stream) {
-        (true, _) => cast_as::<F, R, true, false>(rects, rays, t_max, out, at),
-        (false, true) => cast_as::<F, R, false, true>(rects, rays, t_max, out, at),
-        (false, false) => cast_as::<F, R, false, false>(rects, rays, t_max, out, at),
+        (true, _) => cast_as::<F, V, R, true, false>(rects, rays, t_max, out, at),
+        (false, true) => cast_as::<F, V, R, false, true>(rects, rays, t_max, out, at),
+        (false, false) => cast_as::<F, V, R, false, false>(rects, rays, t_max, out, at),
     }
 }
 
 /// Where [`cast_with`]'s loop starts, whether it streams, which way it goes
 /// ([`Placement`], the parameters being the outputs it places).
-fn placement<F: Real>(rays: &RaysRef<'_, F>, out: &RectCastOutput<'_, F>) -> Placement {
+fn placement<F: Real>(
+    rays: &RaysRef<'_, F>,
+    out: &RectCastOutput<'_, F>,
+    lanes: usize,
+) -> Placement {
     let (e, x) = (out.t_entry.as_deref(), out.t_exit.as_deref());
     let columns = Some(rays.columns());
+    let n = rays.len();
     match (e, x) {
-        (Some(e), Some(x)) => Placement::of_columns(rays.len(), rays.len(), columns, &[e, x]),
-        (e, x) => Placement::of_columns(rays.len(), rays.len(), columns, e.or(x).as_slice()),
+        (Some(e), Some(x)) => Placement::of_columns(n, n, columns, &[e, x], lanes),
+        (e, x) => Placement::of_columns(n, n, columns, e.or(x).as_slice(), lanes),
     }
 }
 
 /// [`cast_with`] with (`CLASS`) or without class codes, streaming (`NT`) or not, the loop
 /// placed by `at`.
 #[inline(always)]
-fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool>(
+fn cast_as<
+    F: Real,
+    V: Vector<F>,
+    R: RectSource<F, V> + ?Sized,
+    const CLASS: bool,
+    const NT: bool,
+>(
     rects: &R,
     rays: &RaysRef<'_, F>,
     t_max: F,
@@ -279,7 +297,7 @@ fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool
     at: Placement,
 ) {
     let n = rays.len();
-    let tm = F::Simd::splat(t_max);
+    let tm = V::splat(t_max);
     if at.head > 0 {
         // The rays before the loop: the whole chunk from 0 (the same bits by the careful path;
         // the loop writes them again over its overlap).
@@ -310,16 +328,21 @@ fn cast_as<F: Real, R: RectSource<F> + ?Sized, const CLASS: bool, const NT: bool
 /// Also the chunk before a loop that starts past 0: its bits are the fast path's.
 #[inline(never)]
 #[cold]
-fn careful_chunk<F: Real, R: RectSource<F> + ?Sized>(
+fn careful_chunk<F: Real, V: Vector<F>, R: RectSource<F, V> + ?Sized>(
     rects: &R,
     rays: &RaysRef<'_, F>,
     t_max: F,
     out: &mut RectCastOutput<'_, F>,
     i: usize,
 ) {
-    let tm = F::Simd::splat(t_max);
-    let f = ray_rect_careful(&rects.lanes(i), &rays.lanes(i), tm);
-    out.store(i, &f);
+    V::within(
+        #[inline(always)]
+        || {
+            let tm = V::splat(t_max);
+            let f = ray_rect_careful(&rects.lanes(i), &rays.lanes(i), tm);
+            out.store(i, &f);
+        },
+    )
 }
 
 /// One rect against every ray of a batch (broadcast), on SIMD lanes with a scalar tail; the
@@ -335,7 +358,7 @@ pub fn cast_rect<F: Real>(
     check_t_max(t_max)?;
     let n = rays.len();
     out.check(n)?;
-    cast_with(&Broadcast::new(rect), rays, t_max, out);
+    dispatch!(I => cast_with::<F, F::Simd<I>, _>(&Broadcast::new(rect), rays, t_max, out));
     Ok(())
 }
 
@@ -353,7 +376,7 @@ pub fn cast_rects<F: Real>(
     let n = rays.len();
     check_len("rects", n, rects.len())?;
     out.check(n)?;
-    cast_with(rects, rays, t_max, out);
+    dispatch!(I => cast_with::<F, F::Simd<I>, _>(rects, rays, t_max, out));
     Ok(())
 }
 
@@ -370,7 +393,7 @@ mod tests {
     /// a batch too small to stream; origins and directions on and beside the rect's edges.
     fn placements_match_one_by_one<F: Real>() {
         let large = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
-        let lanes = F::LANES;
+        let lanes = crate::simd::level().lanes::<F>();
         // (n, input and output offsets from a page, head, streamed, backward)
         let cases = [
             (large, 0, 0, 0, true, false),
@@ -415,7 +438,7 @@ mod tests {
                 stream,
                 backward,
             };
-            assert_eq!(placement(&rays, &out), want, "{case}");
+            assert_eq!(placement(&rays, &out, lanes), want, "{case}");
             cast_rect(&rect, &rays, t_max, &mut out).unwrap();
             let one: Vec<RayRect<F>> = (0..n)
                 .map(|i| cast_rect_one(&rect, &rays.ray(i), t_max).unwrap())

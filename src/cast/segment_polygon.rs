@@ -27,6 +27,7 @@ use crate::kernels::contract::{finish_range, Ends, FarEnds, Finished, Raw};
 use crate::kernels::simd_slab::{load_chunk, store_lanes};
 use crate::kernels::Clip;
 use crate::real::{Lane, Real};
+use crate::simd::{dispatch, Vector};
 use crate::Axis;
 
 /// Cyrus–Beck on every lane's segment. The loop is compiled twice: with no lane scale (the
@@ -167,20 +168,46 @@ pub fn clip_polygon<F: Real, S: SegmentSource<F> + ?Sized>(
     input: &S,
     out: &mut ClipOutput<'_, F>,
 ) -> Result<(), Error> {
+    out.check_len(input.len())?;
+    dispatch!(I => clip_polygon_in::<F, F::Simd<I>, S>(poly, input, out));
+    Ok(())
+}
+
+/// [`clip_polygon`] on `V` vectors, the outputs' lengths checked.
+#[inline(always)]
+fn clip_polygon_in<F: Real, V: Vector<F>, S: SegmentSource<F> + ?Sized>(
+    poly: &ConvexPolygon<F>,
+    input: &S,
+    out: &mut ClipOutput<'_, F>,
+) {
     let n = input.len();
-    out.check_len(n)?;
-    let full = n - n % F::LANES;
-    // SAFETY (both calls): every output holds `n` values (`check_len`), and each call writes
-    // a whole chunk below `full` or one segment below `n`.
-    for i in (0..full).step_by(F::LANES) {
-        let s = load_chunk(input, i);
+    let full = n - n % V::WIDTH;
+    // SAFETY (both calls): every output holds `n` values (`clip_polygon`'s `check_len`), and
+    // each call writes a whole chunk below `full` or one segment below `n`.
+    for i in (0..full).step_by(V::WIDTH) {
+        let s = load_chunk::<F, V, S>(input, i);
         let f = clip_lanes(poly, &s);
-        unsafe { store_lanes(out, i, &f, || clipped(&s, &f)) };
+        unsafe {
+            store_lanes(
+                out,
+                i,
+                &f,
+                #[inline(always)]
+                || clipped(&s, &f),
+            )
+        };
     }
     for i in full..n {
         let s = input.segment(i);
         let f = clip_lanes(poly, &s);
-        unsafe { store_lanes(out, i, &f, || clipped(&s, &f)) };
+        unsafe {
+            store_lanes(
+                out,
+                i,
+                &f,
+                #[inline(always)]
+                || clipped(&s, &f),
+            )
+        };
     }
-    Ok(())
 }

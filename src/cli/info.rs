@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use slabclip::io::Format;
 use slabclip::{Algorithm, Real};
 
-/// Prints the version, the algorithms (and what `auto` picks), the precisions, the SIMD level
-/// this binary was built for beside the best the CPU supports, the input formats, and the
+/// Prints the version, the algorithms (and what `auto` picks), the precisions, the best SIMD
+/// level the CPU supports and the one the kernels run at, the input formats, and the
 /// number of threads rayon would use (one per core unless `RAYON_NUM_THREADS` says otherwise).
 pub fn run() {
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
@@ -19,14 +19,14 @@ pub fn run() {
         slabclip::kernels::auto_rule()
     );
     let _ = writeln!(s, "precisions: {}, {}", f32::DTYPE, f64::DTYPE);
+    let (detected, running) = (slabclip::simd::detected(), slabclip::simd::level());
+    let _ = writeln!(s, "simd cpu:   {detected} (best this CPU runs)");
     let _ = writeln!(
         s,
-        "simd built: {} ({} f32 / {} f64 lanes)",
-        slabclip::simd::BUILT_LEVEL,
-        f32::LANES,
-        f64::LANES
+        "simd runs:  {running} ({} f32 / {} f64 lanes; SLABCLIP_SIMD=v1|v3|v4 to lower)",
+        running.lanes::<f32>(),
+        running.lanes::<f64>()
     );
-    let _ = writeln!(s, "simd cpu:   {}", slabclip::simd::detected_level());
     let formats: Vec<String> = Format::ALL
         .iter()
         .map(|f| format!(".{}", f.extension()))

@@ -24,14 +24,14 @@
 //!
 //! That is what the slab clip (`slab::slab_clip`) gives for each of those cells (SPEC §1: `t`
 //! exactly 0 and 1 at the ends inside, the crossings' parameters elsewhere), so the pieces are
-//! the clips bit for bit, as `tests/grid_pieces.rs` checks against clipping every cell; the
+//! the clips bit for bit, as `tests/suite/grid_pieces.rs` checks against clipping every cell; the
 //! pieces in virtual cells are dropped, so a segment that starts or ends outside the grid needs
 //! no clip to it first. Equal crossings (a vertex, lines whose parameters round onto each other)
 //! or a crossing at or above `GRAZE_TOP` make no piece here: the segment goes to the walk of
 //! `walk.rs`, which takes them. No piece is a `Touches` one and no segment lies along a line, so
 //! the options do not matter.
 //!
-//! [`Grid::direct_lanes`] walks [`Real::LANES`] segments in lockstep, one per lane, each step
+//! [`Grid::direct_lanes`] walks `LANES` segments (a vector's width) in lockstep, one per lane, each step
 //! one piece per lane by selects (which axis comes next is a coin toss per cell on real tracks):
 //! positions from the even spacing's guess (the two lines around it gathered only when some
 //! lane's guess is within rounding of a line: [`guess`]), then per step one gather for the

@@ -3,7 +3,7 @@
 //!
 //! Parsed by hand rather than with the `csv` crate, because:
 //! - the `csv` crate silently skips blank lines (measured: `x0,y0,x1,y1\n0,0,1,1\n\n0,0,1,1\n`
-//!   reads as two rows, no error), which we must report with their line (`tests/bad_input.rs`
+//!   reads as two rows, no error), which we must report with their line (`tests/suite/bad_input.rs`
 //!   checks it): a blank line in the middle of a file often means two files were pasted
 //!   together;
 //! - it is not faster: 1,000,000 rows (`slabclip gen --dist mixed --precision f64`, written as

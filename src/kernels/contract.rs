@@ -316,18 +316,39 @@ pub(crate) fn ray_axis_careful<L: Lane>(
     ok: L::Mask,
     t: (L, L),
 ) -> (L, L) {
-    let zero = L::splat(L::Scalar::ZERO);
-    let careful = |bound| careful_t(bound, o, (d, zero), zero.lt(d), |h: L| (d * h, zero));
-    (
-        L::select(ok, t.0, careful(lo)),
-        L::select(ok, t.1, careful(hi)),
+    L::within(
+        #[inline(always)]
+        || {
+            let zero = L::splat(L::Scalar::ZERO);
+            let careful = |bound| {
+                careful_t(
+                    bound,
+                    o,
+                    (d, zero),
+                    zero.lt(d),
+                    #[inline(always)]
+                    |h: L| (d * h, zero),
+                )
+            };
+            (
+                L::select(ok, t.0, careful(lo)),
+                L::select(ok, t.1, careful(hi)),
+            )
+        },
     )
 }
 
 #[inline(always)]
 fn segment_careful_t<L: Lane>(bound: L, p0: L, p1: L) -> L {
     let den = two_diff(p1, p0);
-    careful_t(bound, p0, den, p0.lt(p1), |h| two_diff(p1 * h, p0 * h))
+    careful_t(
+        bound,
+        p0,
+        den,
+        p0.lt(p1),
+        #[inline(always)]
+        |h| two_diff(p1 * h, p0 * h),
+    )
 }
 
 /// `a − b` and its rounding error: `a − b = s + e` exactly (Knuth's TwoSum), while finite.
@@ -515,8 +536,8 @@ pub(crate) fn finish_known<L: Lane>(
 ///   [`finish_ends`]). With `P0` inside the entry is 0 and the exit at least 0, with `P1`
 ///   inside the exit is 1: always a hit.
 ///
-/// `tests/differential.rs` holds every slab kernel to SPEC §1 against exact arithmetic,
-/// `tests/grid_pieces.rs` the grid's pieces (finished by [`finish_known`]) to these bits, and
+/// `tests/suite/differential.rs` holds every slab kernel to SPEC §1 against exact arithmetic,
+/// `tests/suite/grid_pieces.rs` the grid's pieces (finished by [`finish_known`]) to these bits, and
 /// `slab`'s unit tests `slab_fast` to them.
 #[inline(always)]
 pub(crate) fn finish_slab<L: Lane>(r: &RectLanes<L>, s: &Segment<L>, raw: Raw<L>) -> Finished<L> {

@@ -28,6 +28,7 @@ use crate::buffers::{ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
+use crate::simd::dispatch;
 
 /// The outcode prefilter in front of the SIMD slab kernel.
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,6 +77,14 @@ fn clip_chunk<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (Finished<L>, bool) 
     )
 }
 
+/// [`clip_chunk`] as a closure for `drive`, inlined into the level's function (a function
+/// item passed as `Fn` is called through a shim, which LLVM kept out of line).
+#[inline(always)]
+fn prefiltered<L: Lane>() -> impl Fn(&RectLanes<L>, &Segment<L>) -> (Finished<L>, bool) {
+    #[inline(always)]
+    |r, s| clip_chunk(r, s)
+}
+
 impl ClipKernel for Hybrid {
     const NAME: &'static str = "hybrid";
 
@@ -91,7 +100,12 @@ impl ClipKernel for Hybrid {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        drive(&Broadcast::new(rect), input, out, clip_chunk);
+        dispatch!(I => drive::<F, F::Simd<I>, _, _>(
+            &Broadcast::new(rect),
+            input,
+            out,
+            prefiltered::<F::Simd<I>>()
+        ));
         Ok(())
     }
 }

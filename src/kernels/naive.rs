@@ -31,6 +31,7 @@ use crate::buffers::{ClipOutput, ClipResults, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
+use crate::simd::{dispatch, Vector};
 
 /// The naive slab: fast and outside the contract (see the module docs). A baseline to measure
 /// against, not a clip to use.
@@ -80,17 +81,24 @@ unsafe fn put_lanes<L: Lane>(
         hit: t_entry.eq_(t_entry),
         end_in: t_exit.eq_(L::splat(L::Scalar::ONE)),
     };
-    let clipped = || {
-        let (dx, dy) = (s.x1 - s.x0, s.y1 - s.y0);
-        Segment {
-            x0: s.x0 + t_entry * dx,
-            y0: s.y0 + t_entry * dy,
-            x1: s.x0 + t_exit * dx,
-            y1: s.y0 + t_exit * dy,
-        }
-    };
     // SAFETY: this function's contract, which is `store_lanes`'s.
-    unsafe { store_lanes(out, i, &f, clipped) };
+    unsafe {
+        store_lanes(
+            out,
+            i,
+            &f,
+            #[inline(always)]
+            || {
+                let (dx, dy) = (s.x1 - s.x0, s.y1 - s.y0);
+                Segment {
+                    x0: s.x0 + t_entry * dx,
+                    y0: s.y0 + t_entry * dy,
+                    x1: s.x0 + t_exit * dx,
+                    y1: s.y0 + t_exit * dy,
+                }
+            },
+        )
+    };
 }
 
 impl NaiveSlab {
@@ -110,16 +118,27 @@ impl NaiveSlab {
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
+        out.check_len(input.len())?;
+        dispatch!(I => Self::clip_lanes::<F, F::Simd<I>, S>(rect, input, out));
+        Ok(())
+    }
+
+    /// [`NaiveSlab::clip`] on `V` vectors, the outputs' lengths checked.
+    #[inline(always)]
+    fn clip_lanes<F: Real, V: Vector<F>, S: SegmentSource<F> + ?Sized>(
+        rect: &Rect<F>,
+        input: &S,
+        out: &mut ClipOutput<'_, F>,
+    ) {
         let n = input.len();
-        out.check_len(n)?;
-        let lanes = RectLanes::<F::Simd>::splat(rect);
+        let lanes = RectLanes::<V>::splat(rect);
         // The loop starts and runs as `simd-slab`'s does (whole-line loads, the same
         // direction; plain stores), so the two rows of `compare` differ by their arithmetic only.
         let at = Placement {
             stream: false,
-            ..Placement::of(input, out)
+            ..Placement::of(input, out, V::WIDTH)
         };
-        // SAFETY (the three calls): every output holds `n` values (`check_len`), and each
+        // SAFETY (the three calls): every output holds `n` values (`clip`'s `check_len`), and each
         // call writes a whole chunk of the batch (the head's from 0, which `Placement` gives
         // only from `HEAD_MIN` segments; one of the loop) or one segment of its tail.
         if at.head > 0 {
@@ -135,7 +154,6 @@ impl NaiveSlab {
         for i in full..n {
             unsafe { put_lanes(out, i, &one, &input.segment(i)) };
         }
-        Ok(())
     }
 
     /// Clips a batch into freshly allocated buffers; clipped segments only when `segments`.
@@ -238,7 +256,7 @@ mod tests {
             t_exit: Some(tx),
             ..Default::default()
         };
-        let at = Placement::of(&segs, &out);
+        let at = Placement::of(&segs, &out, crate::simd::level().lanes::<f32>());
         assert!(at.head > 0 && at.backward, "{at:?}");
         NaiveSlab::clip(&w.rect, &segs, &mut out).unwrap();
         let (te, tx) = (out.t_entry.unwrap(), out.t_exit.unwrap());

@@ -27,6 +27,7 @@ use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
+use crate::simd::{dispatch, Vector};
 
 /// The branch-free slab method on SIMD vectors (the width is a build setting: see
 /// [`crate::simd`]).
@@ -43,14 +44,14 @@ const MAX_LANES: usize = 16;
 /// transposed a chunk at a time; other sources are gathered lane by lane (those two always in
 /// order).
 #[inline(always)]
-pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+pub(crate) fn for_each_chunk<F: Real, V: Vector<F>, S: SegmentSource<F> + ?Sized>(
     input: &S,
     at: Placement,
-    mut body: impl FnMut(usize, Segment<F::Simd>),
+    mut body: impl FnMut(usize, Segment<V>),
 ) -> usize {
     let from = at.head;
     let n = input.len();
-    let full = from + (n - from) / F::LANES * F::LANES;
+    let full = from + (n - from) / V::WIDTH * V::WIDTH;
     if let Some(cols) = input.columns() {
         let (x0, y0, x1, y1) = cols.columns();
         for_each_column_chunk(
@@ -61,11 +62,11 @@ pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
             |i, [x0, y0, x1, y1]| body(i, Segment { x0, y0, x1, y1 }),
         );
     } else if let Some(rows) = input.rows() {
-        for (k, rows) in rows[from..full].chunks_exact(F::LANES).enumerate() {
-            body(from + k * F::LANES, load_rows(rows));
+        for (k, rows) in rows[from..full].chunks_exact(V::WIDTH).enumerate() {
+            body(from + k * V::WIDTH, load_rows(rows));
         }
     } else {
-        for i in (from..full).step_by(F::LANES) {
+        for i in (from..full).step_by(V::WIDTH) {
             body(i, load_chunk(input, i));
         }
     }
@@ -74,41 +75,41 @@ pub(crate) fn for_each_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
 
 /// The first `LANES` rows of `rows` as a chunk, transposed in vectors.
 #[inline(always)]
-fn load_rows<F: Real>(rows: &[Segment<F>]) -> Segment<F::Simd> {
-    let [x0, y0, x1, y1] = F::load_rows(bytemuck::cast_slice(rows));
+fn load_rows<F: Real, V: Vector<F>>(rows: &[Segment<F>]) -> Segment<V> {
+    let [x0, y0, x1, y1] = V::load_rows(bytemuck::cast_slice(rows));
     Segment { x0, y0, x1, y1 }
 }
 
 /// The chunk of `LANES` segments starting at `i`: from the columns when there are columns, from
 /// the rows by a transpose when there are rows, else gathered lane by lane. Panics past the end.
 #[inline(always)]
-pub(crate) fn load_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+pub(crate) fn load_chunk<F: Real, V: Vector<F>, S: SegmentSource<F> + ?Sized>(
     input: &S,
     i: usize,
-) -> Segment<F::Simd> {
+) -> Segment<V> {
     if let Some(cols) = input.columns() {
         let (x0, y0, x1, y1) = cols.columns();
         return Segment {
-            x0: F::load(&x0[i..]),
-            y0: F::load(&y0[i..]),
-            x1: F::load(&x1[i..]),
-            y1: F::load(&y1[i..]),
+            x0: V::load(&x0[i..]),
+            y0: V::load(&y0[i..]),
+            x1: V::load(&x1[i..]),
+            y1: V::load(&y1[i..]),
         };
     }
     if let Some(rows) = input.rows() {
         return load_rows(&rows[i..]);
     }
-    gather_chunk(input, i, F::LANES)
+    gather_chunk(input, i, V::WIDTH)
 }
 
 /// Segments `i..i + m` of `input` (`m ≤ LANES`) gathered lane by lane, zeros in the lanes past
 /// `m`: the chunk of a source with neither columns nor rows, or a batch's last, partial chunk.
 #[inline(always)]
-pub(crate) fn gather_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
+pub(crate) fn gather_chunk<F: Real, V: Vector<F>, S: SegmentSource<F> + ?Sized>(
     input: &S,
     i: usize,
     m: usize,
-) -> Segment<F::Simd> {
+) -> Segment<V> {
     let mut g = [[F::ZERO; MAX_LANES]; 4];
     for l in 0..m {
         let s = input.segment(i + l);
@@ -117,10 +118,10 @@ pub(crate) fn gather_chunk<F: Real, S: SegmentSource<F> + ?Sized>(
         }
     }
     Segment {
-        x0: F::load(&g[0]),
-        y0: F::load(&g[1]),
-        x1: F::load(&g[2]),
-        y1: F::load(&g[3]),
+        x0: V::load(&g[0]),
+        y0: V::load(&g[1]),
+        x1: V::load(&g[2]),
+        y1: V::load(&g[3]),
     }
 }
 
@@ -212,20 +213,20 @@ unsafe fn store_as<
 }
 
 /// Where each segment's rect comes from: one rect for the whole batch, or one per segment.
-pub(crate) trait RectSource<F: Real> {
+pub(crate) trait RectSource<F: Real, V: Vector<F>> {
     /// The rects of segments `i..i + LANES`, as lanes.
-    fn lanes(&self, i: usize) -> RectLanes<F::Simd>;
+    fn lanes(&self, i: usize) -> RectLanes<V>;
     /// The rect of segment `i`.
     fn rect(&self, i: usize) -> Rect<F>;
 }
 
 /// One rect broadcast to every segment.
-pub(crate) struct Broadcast<F: Real> {
+pub(crate) struct Broadcast<F: Real, V: Vector<F>> {
     rect: Rect<F>,
-    lanes: RectLanes<F::Simd>,
+    lanes: RectLanes<V>,
 }
 
-impl<F: Real> Broadcast<F> {
+impl<F: Real, V: Vector<F>> Broadcast<F, V> {
     pub(crate) fn new(rect: &Rect<F>) -> Self {
         Broadcast {
             rect: *rect,
@@ -234,9 +235,9 @@ impl<F: Real> Broadcast<F> {
     }
 }
 
-impl<F: Real> RectSource<F> for Broadcast<F> {
+impl<F: Real, V: Vector<F>> RectSource<F, V> for Broadcast<F, V> {
     #[inline(always)]
-    fn lanes(&self, _: usize) -> RectLanes<F::Simd> {
+    fn lanes(&self, _: usize) -> RectLanes<V> {
         self.lanes
     }
     #[inline(always)]
@@ -246,11 +247,11 @@ impl<F: Real> RectSource<F> for Broadcast<F> {
 }
 
 /// Rect `i` for segment `i` (the pairwise shape): rows of four bounds, transposed as segment
-/// rows are ([`Real::load_rows`]).
-impl<F: Real> RectSource<F> for [Rect<F>] {
+/// rows are ([`Load::load_rows`](crate::simd::Load::load_rows)).
+impl<F: Real, V: Vector<F>> RectSource<F, V> for [Rect<F>] {
     #[inline(always)]
-    fn lanes(&self, i: usize) -> RectLanes<F::Simd> {
-        let [xmin, ymin, xmax, ymax] = F::load_rows(bytemuck::cast_slice(&self[i..]));
+    fn lanes(&self, i: usize) -> RectLanes<V> {
+        let [xmin, ymin, xmax, ymax] = V::load_rows(bytemuck::cast_slice(&self[i..]));
         RectLanes {
             xmin,
             ymin,
@@ -269,32 +270,37 @@ impl<F: Real> RectSource<F> for [Rect<F>] {
 /// Lengths are checked by the caller. The loop is built for the outputs asked for (the usual
 /// one alone: `t`, class or segments), so a chunk computes nothing else.
 #[inline(always)]
-pub(crate) fn drive<F: Real, R: RectSource<F> + ?Sized, S: SegmentSource<F> + ?Sized>(
+pub(crate) fn drive<
+    F: Real,
+    V: Vector<F>,
+    R: RectSource<F, V> + ?Sized,
+    S: SegmentSource<F> + ?Sized,
+>(
     rects: &R,
     input: &S,
     out: &mut ClipOutput<'_, F>,
-    chunk: impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> (Finished<F::Simd>, bool),
+    chunk: impl Fn(&RectLanes<V>, &Segment<V>) -> (Finished<V>, bool),
 ) {
     let t = out.t_entry.is_some() || out.t_exit.is_some();
-    let at = Placement::of(input, out);
+    let at = Placement::of(input, out, V::WIDTH);
     let stream = at.stream;
     match (t, out.class.is_some(), out.segments.is_some()) {
         (_, false, false) if stream => {
-            drive_as::<F, R, S, true, false, false, true>(rects, input, out, at, &chunk)
+            drive_as::<F, V, R, S, true, false, false, true>(rects, input, out, at, &chunk)
         }
         (_, false, false) => {
-            drive_as::<F, R, S, true, false, false, false>(rects, input, out, at, &chunk)
+            drive_as::<F, V, R, S, true, false, false, false>(rects, input, out, at, &chunk)
         }
         (false, true, false) => {
-            drive_as::<F, R, S, false, true, false, false>(rects, input, out, at, &chunk)
+            drive_as::<F, V, R, S, false, true, false, false>(rects, input, out, at, &chunk)
         }
         (false, false, true) if stream => {
-            drive_as::<F, R, S, false, false, true, true>(rects, input, out, at, &chunk)
+            drive_as::<F, V, R, S, false, false, true, true>(rects, input, out, at, &chunk)
         }
         (false, false, true) => {
-            drive_as::<F, R, S, false, false, true, false>(rects, input, out, at, &chunk)
+            drive_as::<F, V, R, S, false, false, true, false>(rects, input, out, at, &chunk)
         }
-        _ => drive_as::<F, R, S, true, true, true, false>(rects, input, out, at, &chunk),
+        _ => drive_as::<F, V, R, S, true, true, true, false>(rects, input, out, at, &chunk),
     }
 }
 
@@ -342,10 +348,11 @@ pub(crate) struct Placement {
 pub(crate) const HEAD_MIN: usize = 1 << 16;
 
 impl Placement {
-    /// The placement of `input` into `out`.
+    /// The placement of `input` into `out`, for a loop over vectors of `lanes` values.
     pub(crate) fn of<F: Real, S: SegmentSource<F> + ?Sized>(
         input: &S,
         out: &ClipOutput<'_, F>,
+        lanes: usize,
     ) -> Placement {
         let columns = input.columns().map(|c| {
             let (x0, y0, x1, y1) = c.columns();
@@ -362,26 +369,36 @@ impl Placement {
             outputs[k] = o;
             k += 1;
         }
-        Placement::of_columns(input.len(), input.batch_len(), columns, &outputs[..k])
+        Placement::of_columns(
+            input.len(),
+            input.batch_len(),
+            columns,
+            &outputs[..k],
+            lanes,
+        )
     }
 
     /// The placement of `n` inputs held in four `columns` (segments, rays; `None` for other
     /// layouts) into float `outputs`, one value per input each, the first of which streams
     /// (`t_entry`, or the clipped segments' `x0`). `batch` is the length of the whole batch
-    /// they are a piece of (`SegmentSource::batch_len`), which decides streaming.
+    /// they are a piece of (`SegmentSource::batch_len`), which decides streaming; `lanes`, the
+    /// loop's vector width.
     pub(crate) fn of_columns<F: Real>(
         n: usize,
         batch: usize,
         columns: Option<[&[F]; 4]>,
         outputs: &[&[F]],
+        lanes: usize,
     ) -> Placement {
-        let (size, line) = (core::mem::size_of::<F>(), core::mem::size_of::<F::Simd>());
+        let size = core::mem::size_of::<F>();
+        let line = lanes * size;
         let large = n.max(batch).saturating_mul(4 * size) >= 16 << 20;
         let first = outputs.first().map(|o| o.as_ptr());
         let (head, aligned) = match columns {
             Some([a, rest @ ..]) => {
                 let head = a.as_ptr().align_offset(line);
-                let on_line = |p: *const F| (p as usize).wrapping_add(head * size) % line == 0;
+                let on_line =
+                    |p: *const F| (p as usize).wrapping_add(head * size).is_multiple_of(line);
                 let rest = rest.iter().all(|c| on_line(c.as_ptr()));
                 (head, rest && first.is_some_and(on_line))
             }
@@ -390,7 +407,7 @@ impl Placement {
             None => (0, false),
         };
         let backward = columns.is_some_and(|c| Placement::backward(&c, outputs));
-        if n < HEAD_MIN || head >= F::LANES {
+        if n < HEAD_MIN || head >= lanes {
             return Placement {
                 backward,
                 ..Placement::default()
@@ -437,7 +454,8 @@ impl Placement {
 #[inline(always)]
 fn drive_as<
     F: Real,
-    R: RectSource<F> + ?Sized,
+    V: Vector<F>,
+    R: RectSource<F, V> + ?Sized,
     S: SegmentSource<F> + ?Sized,
     const T: bool,
     const C: bool,
@@ -448,13 +466,13 @@ fn drive_as<
     input: &S,
     out: &mut ClipOutput<'_, F>,
     at: Placement,
-    chunk: &impl Fn(&RectLanes<F::Simd>, &Segment<F::Simd>) -> (Finished<F::Simd>, bool),
+    chunk: &impl Fn(&RectLanes<V>, &Segment<V>) -> (Finished<V>, bool),
 ) {
     let n = input.len();
     if at.head > 0 {
         // The segments before the loop: the whole chunk from 0, by the careful path (out of
         // line, the same bits; the loop writes them again over its overlap).
-        careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, 0);
+        careful_chunk::<F, V, R, S, T, C, SEGS>(rects, input, out, 0);
     }
     // Inlined by hand: `for_each_chunk` calls the body from two loops, and LLVM otherwise
     // keeps it out of line, passing each chunk through memory.
@@ -470,9 +488,9 @@ fn drive_as<
             let (f, ok) = chunk(&r, &s);
             // SAFETY: the outputs hold `n` values (checked by the callers of `drive`) and
             // `i + LANES ≤ n` for a chunk of the loop.
-            unsafe { store_as::<F, F::Simd, T, C, SEGS, NT>(out, i, &f, || clipped(&r, &s, &f)) };
+            unsafe { store_as::<F, V, T, C, SEGS, NT>(out, i, &f, clip_later(&r, &s, &f)) };
             if !ok {
-                careful_chunk::<F, R, S, T, C, SEGS>(rects, input, out, i);
+                careful_chunk::<F, V, R, S, T, C, SEGS>(rects, input, out, i);
             }
         },
     );
@@ -492,7 +510,8 @@ fn drive_as<
 #[cold]
 fn careful_chunk<
     F: Real,
-    R: RectSource<F> + ?Sized,
+    V: Vector<F>,
+    R: RectSource<F, V> + ?Sized,
     S: SegmentSource<F> + ?Sized,
     const T: bool,
     const C: bool,
@@ -503,11 +522,38 @@ fn careful_chunk<
     out: &mut ClipOutput<'_, F>,
     i: usize,
 ) {
-    let (r, s) = (rects.lanes(i), load_chunk(input, i));
-    let f = slab_careful(&r, &s);
-    // SAFETY: the outputs hold `n` values (checked by the callers of `drive`) and the chunk
-    // from `i` is a whole chunk of the batch (a chunk of the loop, or the head's from 0).
-    unsafe { store_as::<F, F::Simd, T, C, SEGS, false>(out, i, &f, || clipped(&r, &s, &f)) };
+    V::within(
+        #[inline(always)]
+        || {
+            let (r, s) = (rects.lanes(i), load_chunk(input, i));
+            let f = slab_careful(&r, &s);
+            // SAFETY: the outputs hold `n` values (checked by the callers of `drive`) and the
+            // chunk from `i` is a whole chunk of the batch (a chunk of the loop, or the head's
+            // from 0).
+            unsafe { store_as::<F, V, T, C, SEGS, false>(out, i, &f, clip_later(&r, &s, &f)) };
+        },
+    )
+}
+
+/// [`clipped`] of a chunk, made only if the outputs ask for clipped segments: a closure that
+/// is inlined into the level's function (`simd::dispatch!`) like everything the loop calls, where
+/// a closure left out of line would run its lane operations as calls.
+#[inline(always)]
+pub(crate) fn clip_later<'a, L: Lane>(
+    r: &'a RectLanes<L>,
+    s: &'a Segment<L>,
+    f: &'a Finished<L>,
+) -> impl FnOnce() -> Segment<L> + 'a {
+    #[inline(always)]
+    || clipped(r, s, f)
+}
+
+/// [`slab_fast`] as a closure for [`drive`]: inlined (a function item passed as `Fn` is called
+/// through a shim, which LLVM kept out of the level's function).
+#[inline(always)]
+pub(crate) fn fast<L: Lane>() -> impl Fn(&RectLanes<L>, &Segment<L>) -> (Finished<L>, bool) {
+    #[inline(always)]
+    |r, s| slab_fast(r, s)
 }
 
 impl SimdSlab {
@@ -517,7 +563,7 @@ impl SimdSlab {
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) {
-        drive(rects, input, out, slab_fast);
+        dispatch!(I => drive::<F, F::Simd<I>, _, _>(rects, input, out, fast::<F::Simd<I>>()))
     }
 }
 
@@ -536,7 +582,7 @@ impl ClipKernel for SimdSlab {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        drive(&Broadcast::new(rect), input, out, slab_fast);
+        dispatch!(I => drive::<F, F::Simd<I>, _, _>(&Broadcast::new(rect), input, out, fast::<F::Simd<I>>()));
         Ok(())
     }
 }
@@ -585,7 +631,7 @@ pub(crate) mod tests {
     /// (backward, with or without a head or streaming); each with a tail.
     fn placements_match_scalar<F: Real>() {
         let large = (16 << 20) / (4 * core::mem::size_of::<F>()) + 37;
-        let lanes = F::LANES;
+        let lanes = crate::simd::level().lanes::<F>();
         // (n, input offsets x0 y0 x1 y1 and t_entry t_exit offsets from a page, the head,
         // streamed, backward)
         let cases = [
@@ -639,7 +685,7 @@ pub(crate) mod tests {
                 stream,
                 backward,
             };
-            assert_eq!(Placement::of(&input, &out), want, "{case}");
+            assert_eq!(Placement::of(&input, &out, lanes), want, "{case}");
             SimdSlab::clip(&rect, &input, &mut out).unwrap();
             assert!(
                 bits(&te[re.clone()]) == bits(&want_e),
@@ -700,12 +746,13 @@ pub(crate) mod tests {
             ),
             ..Default::default()
         };
+        let lanes = crate::simd::level().lanes::<F>();
         let at = Placement {
-            head: F::LANES - 1,
+            head: lanes - 1,
             stream: true,
             backward: false,
         };
-        assert_eq!(Placement::of(&input, &out), at);
+        assert_eq!(Placement::of(&input, &out, lanes), at);
         SimdSlab::clip(&rect, &input, &mut out).unwrap();
         let bits = |v: &[F]| v.iter().map(|x| x.to_bits_u64()).collect::<Vec<_>>();
         let (w0, w1, w2, w3) = want.as_ref().columns();
@@ -754,8 +801,9 @@ pub(crate) mod tests {
             stream,
             backward: false,
         };
-        assert_eq!(Placement::of(&window, &out), placement(true));
-        assert_eq!(Placement::of(&alone, &out), placement(false));
+        let lanes = crate::simd::level().lanes::<f32>();
+        assert_eq!(Placement::of(&window, &out, lanes), placement(true));
+        assert_eq!(Placement::of(&alone, &out, lanes), placement(false));
         let rect = Rect::new(0.0, 0.0, 1.0, 1.0).unwrap();
         let mut want = vec![0f32; HEAD_MIN];
         let mut check = ClipOutput {

@@ -131,15 +131,20 @@ pub(crate) fn slab_fast<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> (Finished<
 #[inline(never)]
 #[cold]
 pub(crate) fn slab_careful<L: Lane>(r: &RectLanes<L>, s: &Segment<L>) -> Finished<L> {
-    let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
-    let (ok_x, ok_y) = (in_range(dx), in_range(dy));
-    let tx = axis_t(r.xmin, r.xmax, s.x0, dx);
-    let ty = axis_t(r.ymin, r.ymax, s.y0, dy);
-    let tx = segment_axis_careful((r.xmin, r.xmax), s.x0, s.x1, ok_x, tx);
-    let ty = segment_axis_careful((r.ymin, r.ymax), s.y0, s.y1, ok_y, ty);
-    let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
-    let raw = Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE_BELOW), valid);
-    finish_slab(r, s, raw)
+    L::within(
+        #[inline(always)]
+        || {
+            let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+            let (ok_x, ok_y) = (in_range(dx), in_range(dy));
+            let tx = axis_t(r.xmin, r.xmax, s.x0, dx);
+            let ty = axis_t(r.ymin, r.ymax, s.y0, dy);
+            let tx = segment_axis_careful((r.xmin, r.xmax), s.x0, s.x1, ok_x, tx);
+            let ty = segment_axis_careful((r.ymin, r.ymax), s.y0, s.y1, ok_y, ty);
+            let valid = s.x0.finite() & s.y0.finite() & s.x1.finite() & s.y1.finite();
+            let raw = Raw::from_slabs(slab(tx), slab(ty), L::splat(L::Scalar::ONE_BELOW), valid);
+            finish_slab(r, s, raw)
+        },
+    )
 }
 
 impl ClipKernel for SlabScalar {
@@ -156,6 +161,7 @@ impl ClipKernel for SlabScalar {
 mod tests {
     use super::*;
     use crate::kernels::contract::clipped;
+    use crate::simd::{dispatch, Vector};
     use crate::workload::SplitMix64;
 
     /// Coordinates where the fast path's shortcuts could part from the careful path: zeros of
@@ -202,11 +208,11 @@ mod tests {
     /// Wherever `slab_fast` takes a chunk, its answers are `slab_careful`'s bit for bit (the
     /// vector loop redoes any chunk with a lane out of the fast range by the careful path, so
     /// a segment's answer must not depend on its neighbours), on scalar lanes and on the
-    /// build's vectors, for rects with zero, negative and degenerate bounds. The scalar lanes
+    /// vectors of a level, for rects with zero, negative and degenerate bounds. The scalar lanes
     /// take random segments, tiny coordinates among them, of which the fast path takes about
     /// half; the vector chunks are made of segments that each pass the vector fast range alone
     /// (the AVX-512 lanes test a little more than the scalar ones), and must pass it together.
-    fn fast_matches_careful<F: Real>() {
+    fn fast_matches_careful<F: Real, V: Vector<F>>() {
         let rects = [
             (0.0, 0.0, 1.0, 1.0),
             (-1.0, -2.0, 3.0, 0.5),
@@ -229,10 +235,10 @@ mod tests {
                 _ => vals[rng.below(vals.len() as u64) as usize],
             };
             let r1 = RectLanes::<F>::splat(&rect);
-            let rv = RectLanes::<F::Simd>::splat(&rect);
+            let rv = RectLanes::<V>::splat(&rect);
             let vector = |segs: &[Segment<F>]| {
                 let column =
-                    |k: fn(&Segment<F>) -> F| F::load(&segs.iter().map(k).collect::<Vec<F>>());
+                    |k: fn(&Segment<F>) -> F| V::load(&segs.iter().map(k).collect::<Vec<F>>());
                 Segment {
                     x0: column(|s| s.x0),
                     y0: column(|s| s.y0),
@@ -241,7 +247,7 @@ mod tests {
                 }
             };
             for _ in 0..4000 {
-                let segs: Vec<Segment<F>> = (0..F::LANES)
+                let segs: Vec<Segment<F>> = (0..V::WIDTH)
                     .map(|_| Segment::new(pick(), pick(), pick(), pick()))
                     .collect();
                 for s in &segs {
@@ -252,10 +258,10 @@ mod tests {
                         assert_eq!(outputs(&r1, s, &f), want, "{s:?} against {rect:?}");
                     }
                 }
-                let mut chunk = Vec::with_capacity(F::LANES);
-                while chunk.len() < F::LANES {
+                let mut chunk = Vec::with_capacity(V::WIDTH);
+                while chunk.len() < V::WIDTH {
                     let s = Segment::new(pick(), pick(), pick(), pick());
-                    if slab_fast(&rv, &vector(&vec![s; F::LANES])).1 {
+                    if slab_fast(&rv, &vector(&vec![s; V::WIDTH])).1 {
                         chunk.push(s);
                     }
                 }
@@ -266,7 +272,7 @@ mod tests {
                 assert_eq!(outputs(&rv, &sv, &f), want, "{chunk:?} against {rect:?}");
             }
         }
-        let n = 3 * 4000 * F::LANES;
+        let n = 3 * 4000 * V::WIDTH;
         assert!(
             scalar_fast > n / 4,
             "the fast path took {scalar_fast} of {n} segments"
@@ -275,11 +281,15 @@ mod tests {
 
     #[test]
     fn fast_matches_careful_f32() {
-        fast_matches_careful::<f32>();
+        for level in crate::simd::available() {
+            dispatch!(at level, I => fast_matches_careful::<f32, <f32 as Real>::Simd<I>>());
+        }
     }
 
     #[test]
     fn fast_matches_careful_f64() {
-        fast_matches_careful::<f64>();
+        for level in crate::simd::available() {
+            dispatch!(at level, I => fast_matches_careful::<f64, <f64 as Real>::Simd<I>>());
+        }
     }
 }

@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::kernels::{ClipKernel, SimdSlab, SlabScalar};
 use crate::real::{Lane, Real};
+use crate::simd::Load;
 
 /// Vertices per call of the vector kernel at most (the span's buffers stay in L1/L2).
 const SPAN: usize = 2048;
@@ -136,7 +137,8 @@ fn classify<F: Real>(coords: &Coords<'_, F>, v: core::ops::Range<usize>, r: &Rec
 }
 
 /// The bounding box of some vertices, NaN vertices left out, and whether every coordinate is
-/// finite. One pass on the build's vectors: lane `k` keeps the minimum and maximum of values
+/// finite. One pass on the baseline level's vectors (SSE2 holds a scan over memory at the speed
+/// of the wider levels, and needs no dispatch): lane `k` keeps the minimum and maximum of values
 /// `k`, `k + LANES`, … and a running `Σ v·0` (NaN as soon as one `v` is NaN or ±∞).
 struct Bounds<F> {
     x: (F, F),
@@ -144,7 +146,9 @@ struct Bounds<F> {
     finite: bool,
 }
 
-/// The widest lane count of any build (16 `f32` with AVX-512).
+/// The vectors of the scan.
+type ScanLanes<F> = <F as Real>::Simd<crate::simd::isa::Baseline>;
+/// The widest lane count of any level (16 `f32` with AVX-512).
 const MAX_LANES: usize = 16;
 
 impl<F: Real> Bounds<F> {
@@ -153,7 +157,7 @@ impl<F: Real> Bounds<F> {
     fn of_interleaved(xy: &[F]) -> Self {
         let (lo, hi, zero) = scan(xy);
         let mut b = Bounds::empty(zero);
-        for k in 0..F::LANES {
+        for k in 0..<ScanLanes<F> as Lane>::WIDTH {
             let (l, h) = if k % 2 == 0 {
                 (&mut b.x.0, &mut b.x.1)
             } else {
@@ -168,7 +172,7 @@ impl<F: Real> Bounds<F> {
         let (xl, xh, zx) = scan(x);
         let (yl, yh, zy) = scan(y);
         let mut b = Bounds::empty(zx + zy);
-        for k in 0..F::LANES {
+        for k in 0..<ScanLanes<F> as Lane>::WIDTH {
             (b.x.0, b.x.1) = (min(b.x.0, xl[k]), max(b.x.1, xh[k]));
             (b.y.0, b.y.1) = (min(b.y.0, yl[k]), max(b.y.1, yh[k]));
         }
@@ -189,17 +193,17 @@ impl<F: Real> Bounds<F> {
 /// over all lanes. The tail goes into the lanes it would have had.
 #[inline(always)]
 fn scan<F: Real>(v: &[F]) -> ([F; MAX_LANES], [F; MAX_LANES], F) {
-    let n = F::LANES;
-    let zero = F::Simd::splat(F::ZERO);
+    let n = <ScanLanes<F> as Lane>::WIDTH;
+    let zero = ScanLanes::<F>::splat(F::ZERO);
     let (mut lo, mut hi, mut z) = (
-        F::Simd::splat(F::INFINITY),
-        F::Simd::splat(-F::INFINITY),
+        ScanLanes::<F>::splat(F::INFINITY),
+        ScanLanes::<F>::splat(-F::INFINITY),
         zero,
     );
     let chunks = v.chunks_exact(n);
     let tail = chunks.remainder();
     for c in chunks {
-        let x = F::load(c);
+        let x = ScanLanes::<F>::load(c);
         // `x` first: a NaN `x` leaves the bound (`min_any`'s operand order).
         (lo, hi) = (x.min_any(lo), x.max_any(hi));
         z = z + x * zero;

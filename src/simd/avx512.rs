@@ -9,8 +9,10 @@
 //! (`vminps`/`vmaxps` with the operands in order for `min_any`/`max_any`), so the bits are those
 //! of every other lane type.
 //!
-//! Every intrinsic below needs AVX-512F, which this module is compiled only with (`simd/mod.rs`).
+//! Safety: these lanes run only at level v4, on CPUs with AVX-512 F, BW, CD, DQ and VL
+//! (`x86.rs`); every intrinsic below needs some of those.
 
+use super::x86::{x86_lane_fns, x86_load, x86_ops};
 use super::Load;
 use crate::real::{Lane, INDEX_BITS};
 use core::arch::x86_64::*;
@@ -80,45 +82,20 @@ macro_rules! avx512_lane {
      fixup $fixup:ident, set1_int $set1_int:ident, from_int $from_int:ident,
      srai $srai:ident, sign_shift $sign_shift:literal, ternlog $ternlog:ident,
      low_bytes $low_bytes:path, rows $rows:path, gather $gather:path) => {
-        macro_rules! binop {
-            ($tr:ident, $f:ident, $intr:ident) => {
-                impl $tr for $v {
-                    type Output = $v;
-                    #[inline(always)]
-                    fn $f(self, o: $v) -> $v {
-                        // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                        $v(unsafe { $intr(self.0, o.0) })
-                    }
-                }
-            };
-        }
-        binop!(Add, add, $add);
-        binop!(Sub, sub, $sub);
-        binop!(Mul, mul, $mul);
-        binop!(Div, div, $div);
-
-        impl Neg for $v {
-            type Output = $v;
-            /// Flips the sign bit only (NaN stays NaN, `0.0` becomes `-0.0`), as `-x` does.
-            #[inline(always)]
-            fn neg(self) -> $v {
-                $v($xor(self.0, <$v>::splat(-0.0).0))
-            }
-        }
+        x86_ops!($v, add $add, sub $sub, mul $mul, div $div, xor $xor);
 
         impl $v {
             #[inline(always)]
             fn cmp<const P: i32>(self, o: $v) -> $m {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $m(unsafe { $cmp::<P>(self.0, o.0) })
             }
 
             /// The smaller or larger magnitude of `self` and `o` (`vrange` with `RANGE`:
             /// [`MIN_ABS`] or [`MAX_ABS`]) compared with zero by predicate `P`.
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn magnitude_vs_zero<const RANGE: i32, const P: i32>(self, o: $v) -> $m {
-                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 let m = unsafe { $v($range::<RANGE>(self.0, o.0)) };
                 m.cmp::<P>(<$v>::splat(0.0))
             }
@@ -127,13 +104,12 @@ macro_rules! avx512_lane {
             /// `vfpclass` each), and the larger magnitude (one `vrange`) is at most `hi`, in a
             /// compare under the mask: the default's meaning in five instructions where it took
             /// eleven.
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn in_range_under(self, o: $v, hi: $t, m: $m) -> $m {
                 // QNaN 0x01, −0 0x04, +∞ 0x08, −∞ 0x10, subnormal 0x20, SNaN 0x80.
                 const BAD: i32 = 0x01 | 0x04 | 0x08 | 0x10 | 0x20 | 0x80;
                 let hi = <$v>::splat(hi);
-                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 unsafe {
                     let bad = $fpclass::<BAD>(self.0) | $fpclass::<BAD>(o.0);
                     $m($mask_cmp::<_CMP_LE_OQ>(
@@ -150,12 +126,11 @@ macro_rules! avx512_lane {
             /// passing. Four instructions where integer arithmetic on the bits took six, and
             /// none that moves a mask out of its register (`simd-slab`, 64K `mixed`, scratch
             /// harness, alternated: 1,854–1,888 → 1,887–1,938 Mseg/s).
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn not_tiny_under(self, o: $v, m: $m) -> $m {
                 const ZERO_TO_ONE: i32 = 0xA00;
                 let lo = <$v>::splat(<$t as crate::Real>::FAST_LO);
-                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 unsafe {
                     let table = $set1_int(ZERO_TO_ONE as _);
                     let (a, b) = (
@@ -172,14 +147,12 @@ macro_rules! avx512_lane {
             type Scalar = $t;
             const WIDTH: usize = $width;
 
-            #[inline(always)]
-            fn splat(x: $t) -> $v {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                $v(unsafe { $set1(x) })
-            }
+            x86_lane_fns!($v, $t, $width, set1 $set1, sqrt $sqrt, min $min, max $max,
+                fma $fma, storeu $storeu);
+
             #[inline(always)]
             fn select(m: $m, a: $v, b: $v) -> $v {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $v(unsafe { $blend(m.0, b.0, a.0) })
             }
             #[inline(always)]
@@ -200,12 +173,12 @@ macro_rules! avx512_lane {
             }
             #[inline(always)]
             fn le_and(self, o: $v, m: $m) -> $m {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $m(unsafe { $mask_cmp::<_CMP_LE_OQ>(m.0, self.0, o.0) })
             }
             #[inline(always)]
             fn eq_and(self, o: $v, m: $m) -> $m {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $m(unsafe { $mask_cmp::<_CMP_EQ_OQ>(m.0, self.0, o.0) })
             }
             #[inline(always)]
@@ -214,18 +187,13 @@ macro_rules! avx512_lane {
             }
             #[inline(always)]
             fn le_bits(self, o: $v) -> $m {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $m(unsafe { $cmp_int::<_MM_CMPINT_LE>($to_int(self.0), $to_int(o.0)) })
             }
             #[inline(always)]
             fn eq_bits(self, o: $v) -> $m {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $m(unsafe { $cmp_int::<_MM_CMPINT_EQ>($to_int(self.0), $to_int(o.0)) })
-            }
-            #[inline(always)]
-            fn mul_plus_zero(self, o: $v) -> $v {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                $v(unsafe { $fma(self.0, o.0, <$v>::splat(0.0).0) })
             }
             #[inline(always)]
             fn finite(self) -> $m {
@@ -237,31 +205,8 @@ macro_rules! avx512_lane {
             }
             #[inline(always)]
             fn abs(self) -> $v {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $v(unsafe { $abs(self.0) })
-            }
-            #[inline(always)]
-            fn sqrt(self) -> $v {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                $v(unsafe { $sqrt(self.0) })
-            }
-            #[inline(always)]
-            fn min_any(self, o: $v) -> $v {
-                // `vminps a, b` is `a < b ? a : b`: `b` where either is NaN or both are zeros.
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                $v(unsafe { $min(self.0, o.0) })
-            }
-            #[inline(always)]
-            fn max_any(self, o: $v) -> $v {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
-                $v(unsafe { $max(self.0, o.0) })
-            }
-            #[inline(always)]
-            fn write(self, out: &mut [$t]) {
-                let out = &mut out[..$width];
-                // SAFETY: `out` holds `$width` values (the slice above panics otherwise), the
-                // store is unaligned, and AVX-512F is enabled for this build.
-                unsafe { $storeu(out.as_mut_ptr(), self.0) }
             }
             #[inline(always)]
             fn write_stream(self, out: &mut [$t]) {
@@ -269,7 +214,7 @@ macro_rules! avx512_lane {
                 if out.as_ptr() as usize % 64 == 0 {
                     // SAFETY: `out` holds `$width` values (64 bytes, the slice above panics
                     // otherwise) and starts on a 64-byte boundary, as the streaming store
-                    // requires; AVX-512F is enabled for this build.
+                    // requires; these lanes run only on CPUs with AVX-512.
                     unsafe { $stream(out.as_mut_ptr(), self.0) }
                 } else {
                     self.write(out)
@@ -279,12 +224,6 @@ macro_rules! avx512_lane {
             fn write_low_bytes(self, out: &mut [u8]) {
                 $low_bytes(self, &mut out[..$width])
             }
-            #[inline(always)]
-            fn from_fn(f: impl FnMut(usize) -> $t) -> $v {
-                let a: [$t; $width] = core::array::from_fn(f);
-                <$v as Load>::load(&a)
-            }
-            #[cfg(target_feature = "avx512dq")]
             #[inline(always)]
             fn not_tiny_both(self, o: $v) -> $m {
                 self.not_tiny_under(o, $m(!0))
@@ -298,24 +237,21 @@ macro_rules! avx512_lane {
             #[inline(always)]
             fn inf_where_zero(self, w: $v) -> $v {
                 const ZERO_TO_INF: i32 = 0x500;
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 unsafe { $v($fixup::<0>(self.0, w.0, $set1_int(ZERO_TO_INF as _))) }
             }
             /// The smaller magnitude (one `vrange`) compared with zero.
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn either_zero(self, o: $v) -> $m {
                 self.magnitude_vs_zero::<MIN_ABS, _CMP_EQ_OQ>(o)
             }
             /// The larger magnitude (one `vrange`, which passes over a NaN operand) compared with
             /// zero.
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn any_nonzero(self, o: $v) -> $m {
                 self.magnitude_vs_zero::<MAX_ABS, _CMP_NEQ_OQ>(o)
             }
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn in_range_both(self, o: $v, hi: $t) -> $m {
                 self.in_range_under(o, hi, $m(!0))
             }
@@ -326,12 +262,11 @@ macro_rules! avx512_lane {
             /// and `+0` where NaN or ±∞ (`vfixupimm`: token 10 for class 2, token 8 for classes
             /// 0, 1, 4 and 5), at least `FAST_LO`. `vrange` passes over a NaN operand, but the
             /// differences are NaN only where a coordinate is, which the second test fails.
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn fast_range_both(self, o: $v, p: [$v; 4], hi: $t, m: $m) -> $m {
                 const COORD: i32 = 0x0088_0A88;
                 let (hi, lo) = (<$v>::splat(hi), <$v>::splat(<$t as crate::Real>::FAST_LO));
-                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 unsafe {
                     let m = $mask_cmp::<_CMP_LE_OQ>(m.0, $range::<MAX_ABS>(self.0, o.0), hi.0);
                     let table = $set1_int(COORD as _);
@@ -340,11 +275,16 @@ macro_rules! avx512_lane {
                     $m($mask_cmp::<_CMP_GE_OQ>(m, least, lo.0))
                 }
             }
+            #[inline(always)]
+            fn within<R>(f: impl FnOnce() -> R) -> R {
+                // SAFETY: these lanes run only on CPUs with x86-64-v4 (the module's header).
+                unsafe { <super::isa::Avx512 as super::isa::Isa>::run(f) }
+            }
             /// The sign bit broadcast to the whole lane (`vpsra`), a bitwise select for the
             /// first (`vpternlog` 0xCA: `s ? b : a`), and the second as `first ^ a ^ b`.
             #[inline(always)]
             fn order_by_sign(s: $v, a: $v, b: $v) -> ($v, $v) {
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 unsafe {
                     let m = $srai::<$sign_shift>($to_int(s.0));
                     let (a, b) = ($to_int(a.0), $to_int(b.0));
@@ -359,7 +299,7 @@ macro_rules! avx512_lane {
             #[inline(always)]
             fn one_unless_negative(self, w: $v) -> $v {
                 const ONE_UNLESS_NEGATIVE: u32 = 0xA0A0_AAAA;
-                // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 unsafe {
                     $v($fixup::<0>(
                         self.0,
@@ -370,11 +310,10 @@ macro_rules! avx512_lane {
             }
             /// The smaller magnitude of `a`, `b` (one `vrange`), then one `vfixupimm`: token 10
             /// (`+1`) for its class zero, keep `self` for the others.
-            #[cfg(target_feature = "avx512dq")]
-            #[inline(always)]
+                    #[inline(always)]
             fn one_where_either_zero(self, a: $v, b: $v) -> $v {
                 const ZERO_TO_ONE: i32 = 0xA00;
-                // SAFETY: AVX-512F and AVX-512DQ are enabled for this build (the cfgs).
+                // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 unsafe {
                     let smaller = $range::<MIN_ABS>(a.0, b.0);
                     $v($fixup::<0>(self.0, smaller, $set1_int(ZERO_TO_ONE as _)))
@@ -383,13 +322,7 @@ macro_rules! avx512_lane {
         }
 
         impl Load for $v {
-            #[inline(always)]
-            fn load(s: &[$t]) -> $v {
-                let s = &s[..$width];
-                // SAFETY: `s` holds `$width` values (the slice above panics otherwise), the load
-                // is unaligned, and AVX-512F is enabled for this build.
-                $v(unsafe { $loadu(s.as_ptr()) })
-            }
+            x86_load!($v, $t, $width, loadu $loadu);
             #[inline(always)]
             fn load_rows(s: &[$t]) -> [$v; 4] {
                 $rows(&s[..4 * $width])
@@ -399,9 +332,13 @@ macro_rules! avx512_lane {
 }
 
 /// The bitwise xor of two vectors (on the integer view: 512-bit `vxorps` is AVX-512DQ).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F.
 #[inline(always)]
-fn xor_ps(a: __m512, b: __m512) -> __m512 {
-    // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+unsafe fn xor_ps(a: __m512, b: __m512) -> __m512 {
+    // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
     unsafe {
         _mm512_castsi512_ps(_mm512_xor_si512(
             _mm512_castps_si512(a),
@@ -411,9 +348,13 @@ fn xor_ps(a: __m512, b: __m512) -> __m512 {
 }
 
 /// The bitwise xor of two vectors (on the integer view: 512-bit `vxorpd` is AVX-512DQ).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F.
 #[inline(always)]
-fn xor_pd(a: __m512d, b: __m512d) -> __m512d {
-    // SAFETY: AVX-512F is enabled for this build (the module's cfg).
+unsafe fn xor_pd(a: __m512d, b: __m512d) -> __m512d {
+    // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
     unsafe {
         _mm512_castsi512_pd(_mm512_xor_si512(
             _mm512_castpd_si512(a),
@@ -450,7 +391,7 @@ macro_rules! gather_fn {
         #[inline(always)]
         fn $name(v: $v, table: &[$t]) -> $v {
             let last = table.len() - 1;
-            // SAFETY: AVX-512F is enabled for this build (the module's cfg); every index is at
+            // SAFETY: these lanes run only on CPUs with AVX-512; every index is at
             // most `last` (the `min` below), so each lane reads within `table`, which is not
             // empty (`last` did not underflow).
             unsafe {
@@ -489,7 +430,7 @@ gather_fn!(
 fn low_bytes_f32(v: F32x16, out: &mut [u8]) {
     let out = &mut out[..16];
     // SAFETY: `out` holds 16 bytes (the slice above panics otherwise) and the store is
-    // unaligned; AVX-512F is enabled for this build.
+    // unaligned; these lanes run only on CPUs with AVX-512.
     unsafe {
         let bytes = _mm512_cvtepi32_epi8(_mm512_castps_si512(v.0));
         _mm_storeu_si128(out.as_mut_ptr().cast(), bytes);
@@ -501,7 +442,7 @@ fn low_bytes_f32(v: F32x16, out: &mut [u8]) {
 fn low_bytes_f64(v: F64x8, out: &mut [u8]) {
     let out = &mut out[..8];
     // SAFETY: `out` holds 8 bytes (the slice above panics otherwise) and `_mm_storel_epi64`
-    // writes 8 bytes, unaligned; AVX-512F is enabled for this build.
+    // writes 8 bytes, unaligned; these lanes run only on CPUs with AVX-512.
     unsafe {
         let bytes = _mm512_cvtepi64_epi8(_mm512_castpd_si512(v.0));
         _mm_storel_epi64(out.as_mut_ptr().cast(), bytes);
@@ -536,7 +477,7 @@ fn rows_f64(s: &[f64]) -> [F64x8; 4] {
         idx
     }
     // SAFETY: `s` holds 32 values (the slice above panics otherwise), so each 8-value
-    // unaligned load at `8·k`, k < 4, is in bounds; AVX-512F is enabled for this build.
+    // unaligned load at `8·k`, k < 4, is in bounds; these lanes run only on CPUs with AVX-512.
     unsafe {
         let p = s.as_ptr();
         let [a, b, c, d] = [0, 1, 2, 3].map(|k| _mm512_loadu_pd(p.add(8 * k)));
@@ -579,7 +520,7 @@ fn rows_f32(s: &[f32]) -> [F32x16; 4] {
         idx
     }
     // SAFETY: `s` holds 64 values (the slice above panics otherwise), so each 16-value
-    // unaligned load at `16·k`, k < 4, is in bounds; AVX-512F is enabled for this build.
+    // unaligned load at `16·k`, k < 4, is in bounds; these lanes run only on CPUs with AVX-512.
     unsafe {
         let p = s.as_ptr();
         let [a, b, c, d] = [0, 1, 2, 3].map(|k| _mm512_loadu_ps(p.add(16 * k)));
@@ -602,6 +543,9 @@ mod tests {
 
     #[test]
     fn rows_transpose_into_columns() {
+        if crate::simd::detected() < crate::simd::Level::V4 {
+            return;
+        }
         let s: Vec<f32> = (0..64).map(|i| i as f32).collect();
         let cols = rows_f32(&s);
         for (c, col) in cols.iter().enumerate() {
@@ -622,6 +566,9 @@ mod tests {
 
     #[test]
     fn masks_select_and_min_max_follow_the_lane_rules() {
+        if crate::simd::detected() < crate::simd::Level::V4 {
+            return;
+        }
         let a = F32x16::from_fn(|l| if l % 3 == 0 { f32::NAN } else { l as f32 });
         let b = F32x16::splat(5.0);
         let mut out = [0f32; 16];
@@ -665,13 +612,17 @@ mod tests {
         v
     }
 
-    /// The overriding operations (`vfpclass`, `vrange`, `vfixupimm`, `vpternlog`, masked
+    /// Where the CPU has AVX-512 (the tests call the intrinsics out of line: slow, the same
+    /// answers). The overriding operations (`vfpclass`, `vrange`, `vfixupimm`, `vpternlog`, masked
     /// compares, the FMA) give what the scalar lanes' plain definitions give, lane by lane, on
     /// every pair of edge values (and a third operand where they take one).
     macro_rules! overrides_match_scalar_lanes {
         ($name:ident, $v:ident, $t:ty, $w:literal) => {
             #[test]
             fn $name() {
+                if crate::simd::detected() < crate::simd::Level::V4 {
+                    return;
+                }
                 let vals = edge_values::<$t>();
                 let lanes = |m: u32, l: usize| m >> l & 1 == 1;
                 for (i, &a0) in vals.iter().enumerate() {
@@ -792,6 +743,9 @@ mod tests {
         ($name:ident, $v:ident, $t:ty, $w:literal) => {
             #[test]
             fn $name() {
+                if crate::simd::detected() < crate::simd::Level::V4 {
+                    return;
+                }
                 let bias = <$t as crate::Real>::CODE_BIAS;
                 let mut idx: Vec<$t> = (0..45).map(|i| bias + i as $t).collect();
                 idx.push(bias - 1.0);

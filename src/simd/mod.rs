@@ -1,20 +1,45 @@
-//! SIMD lanes, and the instruction-set level this build uses.
+//! SIMD lanes, and the instruction-set level they run at.
 //!
-//! The level is a build setting ([`BUILT_LEVEL`]; `slabclip info` prints it beside what the CPU
-//! could do, [`detected_level`]). The kernels run on `wide`'s vectors ([`wide`](mod@self::wide)):
-//! 16 `f32` (8 `f64`) lanes with AVX-512, else 8 (4), two SSE halves or one AVX2 register.
-//! (`wide` picks its backend when it is compiled, from the target features: a
-//! `#[target_feature]` function around it changes nothing.) They run the kernels' generic code,
-//! one IEEE operation per lane, so every level gives the scalar path's bits. Another vector type
-//! (one instruction set's intrinsics, say) is one more file here implementing [`Lane`](crate::Lane) and
-//! [`Load`], named by the aliases below.
+//! One build carries every level ([`Level`]: x86-64 baseline, v3, v4) and picks the best the
+//! CPU has when the first batch runs ([`level`]; `SLABCLIP_SIMD=v1|v3|v4` or [`force`] pick a
+//! lower one). The kernels are written once over [`Lane`](crate::Lane); each level names its
+//! lane types and compiles the kernels inside one `#[target_feature]` function (`levels.rs`,
+//! whose `dispatch!` is the one list of levels):
+//!
+//! * v1: `wide`'s vectors ([`wide`](mod@self::wide)), 8 `f32` / 4 `f64` lanes, two SSE halves
+//!   (`wide` picks its backend when it is compiled, from the build's target features, so it
+//!   serves the baseline; other architectures run it too);
+//! * v3: `avx2.rs`, 8 / 4 lanes in `ymm` registers;
+//! * v4: `avx512.rs`, 16 / 8 lanes in `zmm` registers with `k`-register masks.
+//!
+//! Every level runs the kernels' generic code, one IEEE operation per lane, so every level
+//! gives the scalar path's bits.
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod levels;
 pub mod wide;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
-/// Loading full vectors from the front of a slice (what `Real::load` and `Real::load_rows`
-/// call).
+pub(crate) use levels::dispatch;
+pub use levels::{available, detected, force, level, Level};
+
+/// The level markers `dispatch!` names (crate-internal).
+pub(crate) mod isa {
+    #[cfg(target_arch = "x86_64")]
+    pub use super::levels::{keep, Avx2, Avx512};
+    pub use super::levels::{Baseline, Isa};
+}
+
+/// A vector of `F` lanes the batch kernels run on: a [`Lane`](crate::Lane) that loads.
+pub trait Vector<F: crate::Real>: crate::real::Lane<Scalar = F> + Load {}
+impl<F: crate::Real, V: crate::real::Lane<Scalar = F> + Load> Vector<F> for V {}
+
+/// Loading full vectors from the front of a slice: how the kernels load a chunk of columns or
+/// transpose a chunk of rows.
 pub trait Load: crate::real::Lane {
     /// The first `WIDTH` values of `s`. Panics if `s` is shorter.
     fn load(s: &[Self::Scalar]) -> Self;
@@ -67,20 +92,8 @@ pub(crate) fn stream_fence() {
     };
 }
 
-/// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub type F32s = avx512::F32x16;
-/// The `f32` vector of this build: 16 lanes with AVX-512, else 8.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-pub type F32s = ::wide::f32x8;
-/// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-pub type F64s = avx512::F64x8;
-/// The `f64` vector of this build: 8 lanes with AVX-512, else 4.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-pub type F64s = ::wide::f64x4;
-
-/// The x86-64 instruction-set level this binary's SIMD code was compiled for.
+/// The x86-64 instruction-set level this binary's code outside the dispatched kernels was
+/// compiled for (the build's target features; the kernels run at [`level`]).
 pub const BUILT_LEVEL: &str = if cfg!(target_feature = "avx512f") {
     "x86-64-v4 (AVX-512)"
 } else if cfg!(all(target_feature = "avx2", target_feature = "fma")) {
@@ -94,24 +107,3 @@ pub const BUILT_LEVEL: &str = if cfg!(target_feature = "avx512f") {
 } else {
     "portable (no x86 SIMD)"
 };
-
-/// The best level this CPU supports, detected at run time.
-pub fn detected_level() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-            return "x86-64-v4 (AVX-512)";
-        }
-        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            return "x86-64-v3 (AVX2)";
-        }
-        if is_x86_feature_detected!("sse4.2") {
-            return "x86-64-v2 (SSE4.2)";
-        }
-        "x86-64 (SSE2)"
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        "not x86-64"
-    }
-}

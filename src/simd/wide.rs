@@ -1,5 +1,5 @@
-//! `wide` vectors as [`Lane`]s: 8 and 16 `f32`, 4 and 8 `f64` lanes (the build picks one width
-//! per type: [`F32s`](super::F32s), [`F64s`](super::F64s)).
+//! `wide` vectors as [`Lane`]s: 8 and 16 `f32`, 4 and 8 `f64` lanes (the baseline level runs
+//! 8 and 4: `simd/levels.rs`).
 //!
 //! Every operation is an IEEE operation per lane (no approximate reciprocals), `Neg` only flips
 //! the sign bit, and `min_any`/`max_any` are `wide`'s `fast_min`/`fast_max` (one `minps`/`maxps`
@@ -141,36 +141,12 @@ fn rows_f64x4(s: &[f64]) -> [wide::f64x4; 4] {
     wide::f64x4::transpose(core::array::from_fn(|r| wide::f64x4::load(&s[4 * r..])))
 }
 
-/// [`Load::load_rows`] for 8 `f32` lanes with AVX, which `wide` cannot say (its transpose is
-/// 8 × 8): rows `r` and `r + 4` loaded into the two halves of one register, then the 4 × 4
-/// transpose of each half (two rounds of unpacks) leaves `x0`, `y0`, `x1`, `y1` of rows 0–7 in
-/// lane order. Four loads and eight shuffles where the lane-by-lane default stored 32 floats
-/// to the stack and read them back as vectors (rows 463 against columns 678 Mseg/s at 64K).
+/// [`Load::load_rows`] for 8 `f32` lanes in a build for AVX, which `wide` cannot say (its
+/// transpose is 8 × 8): the AVX2 lanes' transpose (`avx2.rs`), the same registers.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
 #[inline(always)]
 fn rows_f32x8(s: &[f32]) -> [wide::f32x8; 4] {
-    use core::arch::x86_64::*;
-    let s = &s[..32];
-    let p = s.as_ptr();
-    // SAFETY: `s` holds 32 floats (the slice above panics otherwise), so every 4-float load at
-    // `p + 4·r`, r < 8, is in bounds, and the loads are unaligned ones; these intrinsics need
-    // AVX, which this build enables (the cfg above).
-    let columns: [__m256; 4] = unsafe {
-        let half = |r: usize| _mm256_loadu2_m128(p.add(4 * (r + 4)), p.add(4 * r));
-        let (a, b, c, d) = (half(0), half(1), half(2), half(3));
-        // Per half: a b c d are rows; after the unpacks (x0 y0 of a, b), (x1 y1 of a, b), ...
-        let ab_lo = _mm256_castps_pd(_mm256_unpacklo_ps(a, b));
-        let ab_hi = _mm256_castps_pd(_mm256_unpackhi_ps(a, b));
-        let cd_lo = _mm256_castps_pd(_mm256_unpacklo_ps(c, d));
-        let cd_hi = _mm256_castps_pd(_mm256_unpackhi_ps(c, d));
-        [
-            _mm256_castpd_ps(_mm256_unpacklo_pd(ab_lo, cd_lo)),
-            _mm256_castpd_ps(_mm256_unpackhi_pd(ab_lo, cd_lo)),
-            _mm256_castpd_ps(_mm256_unpacklo_pd(ab_hi, cd_hi)),
-            _mm256_castpd_ps(_mm256_unpackhi_pd(ab_hi, cd_hi)),
-        ]
-    };
-    columns.map(bytemuck::cast::<__m256, wide::f32x8>)
+    super::avx2::rows_f32(s).map(bytemuck::cast::<core::arch::x86_64::__m256, wide::f32x8>)
 }
 
 /// [`Load::load_rows`] for 8 `f32` lanes without AVX (two SSE halves): lane by lane.

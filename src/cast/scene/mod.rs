@@ -87,7 +87,7 @@
 //! within `w` of the ray's and which comes within `β` of its line. Walls outside the
 //! coordinate range above go to a short list tested for every ray, and a ray outside it is
 //! tested against every wall. Each of these only adds candidates, so the answer is the brute
-//! force's. `tests/scene.rs` has a case for each part (walls along the ray's line behind its
+//! force's. `tests/suite/scene.rs` has a case for each part (walls along the ray's line behind its
 //! origin, long walls at a shallow angle ending just behind it, coordinates out of range),
 //! each failing when its part is taken out.
 

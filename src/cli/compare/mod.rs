@@ -164,7 +164,8 @@ pub fn run(args: &CompareArgs) -> Result<(), Error> {
     let mut report = Report {
         version: env!("CARGO_PKG_VERSION"),
         simd_built: slabclip::simd::BUILT_LEVEL,
-        simd_cpu: slabclip::simd::detected_level(),
+        simd_cpu: slabclip::simd::detected().describe(),
+        simd_runs: slabclip::simd::level().describe(),
         threads: args.threads,
         emit: args.emit,
         repeat: args.repeat,

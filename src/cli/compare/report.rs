@@ -11,10 +11,12 @@ use super::measure::Emit;
 pub struct Report {
     /// `slabclip` version.
     pub version: &'static str,
-    /// The SIMD level this binary was built for.
+    /// The SIMD level this binary's code outside the kernels was built for.
     pub simd_built: &'static str,
     /// The best level the CPU supports.
     pub simd_cpu: &'static str,
+    /// The level the kernels ran at (`SLABCLIP_SIMD` lowers it).
+    pub simd_runs: &'static str,
     /// Threads in the pool the timed runs used.
     pub threads: usize,
     /// The output mode.
@@ -125,7 +127,7 @@ impl WorkloadReport {
         let [x0, y0, x1, y1] = self.rect;
         let _ = writeln!(
             s,
-            "{}: {} segments, {}{seed}, rect {x0},{y0},{x1},{y1}, --emit {} ({} B in + {} B out per segment), {threads}, median of {} samples of at least {} ms",
+            "{}: {} segments, {}{seed}, rect {x0},{y0},{x1},{y1}, --emit {} ({} B in + {} B out per segment), {threads}, median of {} samples of at least {} ms, SIMD {} (CPU's best: {})",
             self.name,
             self.n,
             self.dtype,
@@ -134,6 +136,8 @@ impl WorkloadReport {
             self.bytes_out,
             report.repeat,
             report.sample_ms,
+            report.simd_runs,
+            report.simd_cpu,
         );
         let class = report.emit == Emit::Class;
         let _ = write!(

@@ -249,7 +249,7 @@ fn draw(
         note.clone(),
     ))?;
     legend.draw(&Text::new(
-        format!("simd: {}", report.simd_built),
+        format!("simd: {}", report.simd_runs),
         (10, y + 56),
         note,
     ))?;

@@ -2,7 +2,7 @@
 //! format, every algorithm on the sample data, thread counts, usage errors and help. Bad input
 //! files have their own table in `bad_input.rs`.
 
-mod files;
+use crate::files;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! column for CSV); no output file appears, an existing output keeps every byte, and the input
 //! is untouched.
 
-mod files;
+use crate::files;
 
 use std::fs;
 use std::path::Path;

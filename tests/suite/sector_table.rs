@@ -3,7 +3,7 @@
 //! lists for its pair of sectors and leave only through listed edges; every listed edge must be
 //! used by some segment; and "reject" pairs must never meet the rect while others sometimes do.
 
-mod common;
+use crate::common;
 
 use common::reference::{slab, Q};
 use slabclip::kernels::SECTOR_TABLE;

@@ -1,7 +1,7 @@
 //! `slabclip cast`: the three targets end to end (the `.npz` read back and compared with the
 //! library), and the error rules: exit codes, one-line messages, nothing written on failure.
 
-mod files;
+use crate::files;
 use files::npz_array as array;
 
 use npyz::WriterBuilder;

@@ -8,7 +8,7 @@
 //! inside by more than the rounding (one general case in three aims at it: an endpoint just
 //! inside an edge, the other far beyond it). Then batches against the one-segment path.
 
-mod common;
+use crate::common;
 
 use common::cases::TestFloat;
 use common::cast_cases::polygon_segment;

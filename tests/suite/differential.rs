@@ -1,7 +1,8 @@
 //! Every algorithm, in both precisions, against the exact rational reference: random cases aimed
 //! at the hard places (proptest), and every batch length from 0 to 67 through the batch API.
+//! The batch tests run at every SIMD level this CPU has (`common::levels::each`).
 
-mod common;
+use crate::common;
 
 use common::cases::{case, case_in, TestFloat};
 use common::reference::exact;
@@ -82,13 +83,24 @@ proptest! {
 
     #[test]
     fn vector_kernels_give_slab_scalar_bits_f32(seeds in proptest::collection::vec(any::<u64>(), 0..70)) {
-        simd_batch::<f32>(&seeds)?;
+        at_every_level(|| simd_batch::<f32>(&seeds))?;
     }
 
     #[test]
     fn vector_kernels_give_slab_scalar_bits_f64(seeds in proptest::collection::vec(any::<u64>(), 0..70)) {
-        simd_batch::<f64>(&seeds)?;
+        at_every_level(|| simd_batch::<f64>(&seeds))?;
     }
+}
+
+/// `case()` at every SIMD level this CPU runs; the first failure names its level.
+fn at_every_level(
+    mut case: impl FnMut() -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
+    common::levels::each(|level| {
+        case().map_err(|e| TestCaseError::fail(format!("at SIMD level {level}: {e}")))
+    })
+    .into_iter()
+    .collect()
 }
 
 /// A batch of `n` cases against one rect (the rect of the first case).
@@ -153,12 +165,12 @@ fn batches_match_single_clips<F: TestFloat>() {
 
 #[test]
 fn every_batch_length_0_to_67_f32() {
-    batches_match_single_clips::<f32>();
+    common::levels::each(|_| batches_match_single_clips::<f32>());
 }
 
 #[test]
 fn every_batch_length_0_to_67_f64() {
-    batches_match_single_clips::<f64>();
+    common::levels::each(|_| batches_match_single_clips::<f64>());
 }
 
 #[test]

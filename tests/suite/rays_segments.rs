@@ -8,7 +8,7 @@
 //! Then the batch path (SIMD lanes, scalar tail, rayon chunks) against the one-ray path, bit for
 //! bit, at every length 0..=67, on one thread and on many.
 
-mod common;
+use crate::common;
 
 use common::cases::TestFloat;
 use common::cast_cases::ray_scene;

@@ -1,14 +1,14 @@
-//! The same bits at every SIMD level: `simd-slab` (broadcast and pairwise) and ray ×
-//! rect (broadcast and pairwise) on fixed workloads, every output folded into one FNV-1a digest
-//! per precision and compared with a constant. CI runs this file natively and built for plain
-//! x86-64 (SSE2, no FMA: `Lane::mul_plus_zero` emulated); build it with `RUSTFLAGS="-C
-//! target-cpu=…"` to check another level. A level whose arithmetic parts from the others fails
+//! The same bits at every SIMD level: `simd-slab` (broadcast and pairwise) and ray × rect
+//! (broadcast and pairwise) on fixed workloads, every output folded into one FNV-1a digest per
+//! precision and compared with a constant, at every level this CPU runs (x86-64's SSE2 with no
+//! FMA, where `Lane::mul_plus_zero` is emulated; v3's AVX2 lanes; v4's AVX-512 lanes), each
+//! forced in turn in this one binary. So a level whose arithmetic parts from the others fails
 //! here even when it agrees with its own `slab-scalar`.
 //!
 //! The constants change only when the contract's answers change on purpose: then print the new
-//! digests (`cargo test --test levels -- --nocapture`) at one level and check the others.
+//! digests (`cargo test --test suite levels:: -- --nocapture`) at one level and check the others.
 
-mod common;
+use crate::common;
 
 use common::cases::{case, TestFloat};
 use slabclip::cast::{cast_rect, cast_rects, RectCastOutput};
@@ -81,16 +81,23 @@ fn digest<F: TestFloat>() -> u64 {
     h.0
 }
 
+/// The digest at every level this CPU runs, each against `want`.
+fn at_every_level<F: TestFloat>(want: u64) {
+    let ran = common::levels::each(|level| {
+        let got = digest::<F>();
+        println!("{} digest at {level}: {got:#018x}", F::DTYPE);
+        assert_eq!(got, want, "{} digest at {level}: {got:#018x}", F::DTYPE);
+        level
+    });
+    println!("levels run: {ran:?}");
+}
+
 #[test]
 fn f32_answers_are_the_same_bits_at_every_level() {
-    let got = digest::<f32>();
-    println!("f32 digest {got:#018x}");
-    assert_eq!(got, 0xC18B_CD72_0A25_ADD7, "f32 digest {got:#018x}");
+    at_every_level::<f32>(0xC18B_CD72_0A25_ADD7);
 }
 
 #[test]
 fn f64_answers_are_the_same_bits_at_every_level() {
-    let got = digest::<f64>();
-    println!("f64 digest {got:#018x}");
-    assert_eq!(got, 0x154C_F73B_06C9_AFC2, "f64 digest {got:#018x}");
+    at_every_level::<f64>(0x154C_F73B_06C9_AFC2);
 }

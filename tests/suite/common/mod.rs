@@ -5,6 +5,7 @@
 pub mod cases;
 pub mod cast_cases;
 pub mod cast_reference;
+pub mod levels;
 pub mod reference;
 pub mod runner;
 

@@ -3,7 +3,7 @@
 //! line and column where there is one), or a usage error (exit 2) for what clap sees; no output
 //! file appears and an existing one keeps every byte.
 
-mod files;
+use crate::files;
 
 use std::fs;
 use std::path::Path;

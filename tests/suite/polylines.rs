@@ -532,7 +532,7 @@ fn tiles_match_reference<F: Real>(g: &Grid<F>, sc: &Scene<F>, lines: Lines, what
         |ix, iy, _, s| g.cell_clip(ix, iy, s),
     );
     if lines == Lines::HalfOpen {
-        // The half-open rule is the grid's, tested in tests/grid_pieces.rs: here only that
+        // The half-open rule is the grid's, tested in tests/suite/grid_pieces.rs: here only that
         // every part lies in its closed cell and the parts are a subset of the closed ones'.
         for row in &got.0 {
             let c = g.cell(row.cell.0 as usize, row.cell.1 as usize);

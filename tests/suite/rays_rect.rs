@@ -4,7 +4,7 @@
 //! length from 0 to 67 through both batch shapes, bit for bit against the one-ray path. The
 //! checker is `common::cast_reference::check_ray_rect` (6 ulps, `t_exit == 0` only at `O`).
 
-mod common;
+use crate::common;
 
 use common::cases::{case, Rng, TestFloat};
 use common::cast_reference::check_ray_rect as check;

@@ -4,7 +4,7 @@
 //! multi-megabyte file streams, and bad input is a one-line error naming the feature or
 //! polyline with nothing written.
 
-mod files;
+use crate::files;
 
 use std::fs;
 use std::path::Path;

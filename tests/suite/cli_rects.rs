@@ -2,7 +2,7 @@
 //! read back and compared, bit for bit, with the library on the same data, in both dtypes and
 //! for rects given as `.npy` or `.csv`.
 
-mod files;
+use crate::files;
 
 use std::fs;
 use std::io::Read;

@@ -1,8 +1,8 @@
 //! `slabclip clip --grid … --cells …`: the `.npz` read back and compared with the library, and
-//! bad grids in the table style of `tests/bad_input.rs`: a usage error (exit 2) or a data error
+//! bad grids in the table style of `tests/suite/bad_input.rs`: a usage error (exit 2) or a data error
 //! (exit 1) with one line naming the problem, and no output file.
 
-mod files;
+use crate::files;
 use files::npz_array as array;
 
 use files::{listing, segments_npy, slabclip, stderr};

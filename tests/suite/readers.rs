@@ -3,7 +3,7 @@
 //! the values bit for bit), and streamed clipping against clipping in memory (the same bytes,
 //! whatever the chunk size).
 
-mod files;
+use crate::files;
 
 use std::fs;
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! rounding bounds of the float cross products. Then batches (SIMD, tail, rayon) against the
 //! one-ray path, bit for bit.
 
-mod common;
+use crate::common;
 
 use common::cases::TestFloat;
 use common::cast_cases::polygon_ray;

@@ -2,7 +2,7 @@
 //! same hit list as the brute force `Algorithm::clip_grid`, bit for bit and in the same order,
 //! for every algorithm, on random scenes (proptest), on named edge cases, and under 1/2/3 threads.
 
-mod common;
+use crate::common;
 
 use common::cases::{case, Rng, TestFloat};
 use proptest::prelude::*;

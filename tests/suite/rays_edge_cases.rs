@@ -3,7 +3,7 @@
 //! corners, vertices shared by two edges or two segments, rays along an edge, collinear and
 //! parallel segments, origins on an edge or a vertex, zero-length segments, `t_max`, invalid rays.
 
-mod common;
+use crate::common;
 
 use common::cases::TestFloat;
 use common::cast_reference::check_ray_rect;

@@ -1,7 +1,7 @@
 //! The batch shapes (pairwise, N × M hit lists, in place) and `auto`'s threads: each against
 //! one-segment clips, bit for bit, and the same output under any number of threads.
 
-mod common;
+use crate::common;
 
 use common::cases::{case, TestFloat};
 use common::pairwise;

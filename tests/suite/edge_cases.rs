@@ -3,7 +3,7 @@
 //! value SPEC calls exact; all coordinates are dyadic so the exact parameters are representable
 //! and must come back exactly. Every case also goes through the shared contract checker.
 
-mod common;
+use crate::common;
 
 use common::cases::TestFloat;
 use common::runner::{check, is_nan};
