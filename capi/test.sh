@@ -19,11 +19,11 @@ cflags=(-O2 -Wall -Wextra -Werror -Icapi/include)
 # What libslabclip.a needs from the system (rustc --print native-static-libs).
 libs=(-lpthread -ldl -lm -lrt -lutil)
 
-echo "== cargo test --release (capi: include/slabclip.h is current, panics become a status)"
-cargo test --release --manifest-path capi/Cargo.toml
-
 echo "== cargo build --release (libslabclip.a, libslabclip.so, the example expected)"
 cargo build --release --manifest-path capi/Cargo.toml --lib --example expected
+
+echo "== cargo test --release (capi: include/slabclip.h is current, panics become a status)"
+cargo test --release --manifest-path capi/Cargo.toml --lib --test header
 
 echo "== the library's answers on the shared workloads"
 rm -rf "$work"

@@ -102,7 +102,10 @@ fn write<F: Real>(dir: &Path, n: usize) {
     let segs = mixed.as_ref();
     let rect = Dist::Mixed.rect::<F>();
     o.columns("seg", &mixed);
-    o.put("rect", &[rect.xmin(), rect.ymin(), rect.xmax(), rect.ymax()]);
+    o.put(
+        "rect",
+        &[rect.xmin(), rect.ymin(), rect.xmax(), rect.ymax()],
+    );
 
     // The clip against one rect, all outputs.
     let r = Algorithm::Auto.clip_to_vec(&rect, &segs, true);
@@ -199,9 +202,18 @@ fn write<F: Real>(dir: &Path, n: usize) {
     let col = |f: &dyn Fn(&slabclip::Hit<F>) -> i64| hits.iter().map(f).collect::<Vec<_>>();
     o.put("rs_segment", &col(&|h| h.segment as i64));
     o.put("rs_rect", &col(&|h| h.rect as i64));
-    o.put("rs_t_entry", &hits.iter().map(|h| h.t_entry).collect::<Vec<_>>());
-    o.put("rs_t_exit", &hits.iter().map(|h| h.t_exit).collect::<Vec<_>>());
-    o.put("rs_class", &hits.iter().map(|h| h.class as u8).collect::<Vec<_>>());
+    o.put(
+        "rs_t_entry",
+        &hits.iter().map(|h| h.t_entry).collect::<Vec<_>>(),
+    );
+    o.put(
+        "rs_t_exit",
+        &hits.iter().map(|h| h.t_exit).collect::<Vec<_>>(),
+    );
+    o.put(
+        "rs_class",
+        &hits.iter().map(|h| h.class as u8).collect::<Vec<_>>(),
+    );
 
     // Rays from the mixed segments: O = P0, D = P1 − P0 (zero-length segments make D = 0).
     let (x0, y0, x1, y1) = segs.columns();
@@ -286,7 +298,10 @@ fn write<F: Real>(dir: &Path, n: usize) {
     let scene = Scene::new(&walls).expect("a small scene");
     let mut any = vec![false; n];
     scene.any_hit(&sr, t_max, &mut any).expect("lengths agree");
-    o.put("ah_hit", &any.iter().map(|&b| u8::from(b)).collect::<Vec<_>>());
+    o.put(
+        "ah_hit",
+        &any.iter().map(|&b| u8::from(b)).collect::<Vec<_>>(),
+    );
     // Line of sight from each ray's origin to 8 units along it, the end point excluded.
     let bx: Vec<F> = (0..n)
         .map(|i| ray_cols[0][i] + F::from_f64(8.0) * ray_cols[2][i])

@@ -89,16 +89,19 @@ unsafe fn rect_cast<F: Real>(
             .output("t_exit", outs[1], n)?
             .output("classes", classes, n)?;
         spans.disjoint()?;
-        // SAFETY (all): registered and disjoint above.
-        let r = unsafe { rays_ref(rays, n) };
-        let mut out = RectCastOutput {
-            t_entry: unsafe { output(outs[0], n) },
-            t_exit: unsafe { output(outs[1], n) },
-            class: unsafe { output(classes, n) },
+        // SAFETY: every buffer registered with its length and disjoint above.
+        let (r, mut out) = unsafe {
+            let out = RectCastOutput {
+                t_entry: output(outs[0], n),
+                t_exit: output(outs[1], n),
+                class: output(classes, n),
+            };
+            (rays_ref(rays, n), out)
         };
         match bounds {
             Some(b) => cast_rect(&rect("rect", b)?, &r, t_max, &mut out)?,
             None => {
+                // SAFETY: registered with `4n` values above.
                 let rects = rect_rows("rects", unsafe { input(rects, 4 * n) })?;
                 cast_rects(&rects, &r, t_max, &mut out)?
             }
@@ -128,21 +131,21 @@ unsafe fn polygon_cast<F: Real>(
         }
         spans.output("edge", edge, n)?.output("inside", inside, n)?;
         spans.disjoint()?;
-        // SAFETY (all): registered and disjoint above.
-        let v = unsafe { input(vertices, 2 * nv) };
+        // SAFETY: every buffer registered with its length and disjoint above.
+        let (v, r, out) = unsafe {
+            let out = PolygonCastOutput {
+                t: output(outs[0], n),
+                x: output(outs[1], n),
+                y: output(outs[2], n),
+                nx: output(outs[3], n),
+                ny: output(outs[4], n),
+                edge: output(edge, n),
+                inside: output(inside, n),
+            };
+            (input(vertices, 2 * nv), rays_ref(rays, n), out)
+        };
         let v: Vec<(F, F)> = v.chunks_exact(2).map(|v| (v[0], v[1])).collect();
         let poly = ConvexPolygon::new(&v).map_err(about("vertices"))?;
-        let r = unsafe { rays_ref(rays, n) };
-        let [t, x, y, nx, ny] = outs.map(|o| unsafe { output(o, n) });
-        let out = PolygonCastOutput {
-            t,
-            x,
-            y,
-            nx,
-            ny,
-            edge: unsafe { output(edge, n) },
-            inside: unsafe { output(inside, n) },
-        };
         let mode = if exit != 0 {
             InsideMode::Exit
         } else {
@@ -168,9 +171,9 @@ unsafe fn segments_cast<F: Real>(
         input_cols(&mut spans, SEGMENT_COLUMNS, walls, m)?;
         outs.register(&mut spans, n)?;
         spans.disjoint()?;
-        // SAFETY (all): registered and disjoint above.
-        let (r, w) = unsafe { (rays_ref(rays, n), cols_ref(walls, m)) };
-        cast_segments(&r, &w, t_max, unsafe { outs.get(n) })?;
+        // SAFETY: every buffer registered with its length and disjoint above.
+        let (r, w, out) = unsafe { (rays_ref(rays, n), cols_ref(walls, m), outs.get(n)) };
+        cast_segments(&r, &w, t_max, out)?;
         Ok(())
     })
 }
@@ -457,20 +460,16 @@ pub unsafe extern "C" fn slabclip_cast_segments_f32(
     nx: *mut f32,
     ny: *mut f32,
 ) -> c_int {
-    let outs = RayHitOuts { t, s, index, nx, ny };
+    let outs = RayHitOuts {
+        t,
+        s,
+        index,
+        nx,
+        ny,
+    };
     let (rays, walls) = ([ox, oy, dx, dy], [x0, y0, x1, y1]);
     // SAFETY: the caller's contract.
-    unsafe {
-        segments_cast(
-            "slabclip_cast_segments_f32",
-            rays,
-            n,
-            walls,
-            m,
-            t_max,
-            outs,
-        )
-    }
+    unsafe { segments_cast("slabclip_cast_segments_f32", rays, n, walls, m, t_max, outs) }
 }
 
 /// The `double` twin of `slabclip_cast_segments_f32`.
@@ -497,18 +496,14 @@ pub unsafe extern "C" fn slabclip_cast_segments_f64(
     nx: *mut f64,
     ny: *mut f64,
 ) -> c_int {
-    let outs = RayHitOuts { t, s, index, nx, ny };
+    let outs = RayHitOuts {
+        t,
+        s,
+        index,
+        nx,
+        ny,
+    };
     let (rays, walls) = ([ox, oy, dx, dy], [x0, y0, x1, y1]);
     // SAFETY: the caller's contract.
-    unsafe {
-        segments_cast(
-            "slabclip_cast_segments_f64",
-            rays,
-            n,
-            walls,
-            m,
-            t_max,
-            outs,
-        )
-    }
+    unsafe { segments_cast("slabclip_cast_segments_f64", rays, n, walls, m, t_max, outs) }
 }

@@ -9,8 +9,8 @@ use slabclip::{Algorithm, ClipOutput, ConvexPolygon, Error, Real};
 use slabclip::{Segments, SegmentsMut};
 
 use crate::{
-    about, guard, input, input_cols, output, rect, rect_rows, rows_len, Cols, Fail,
-    Spans, SEGMENT_COLUMNS, SLABCLIP_ERR_NULL,
+    about, guard, input, input_cols, output, rect, rect_rows, rows_len, Cols, Fail, Spans,
+    SEGMENT_COLUMNS, SLABCLIP_ERR_NULL,
 };
 
 /// Where the clipped segments go: four columns (all or none given), or `n × 4` rows.
@@ -69,34 +69,38 @@ impl<F: Real> ClipOuts<F> {
         n: usize,
         clip: impl FnOnce(&mut ClipOutput<'_, F>) -> Result<(), Error>,
     ) -> Result<(), Fail> {
+        // SAFETY: the outputs were registered with these lengths in a `Spans` found disjoint
+        // (this function's contract).
+        let (t_entry, t_exit, class, cols, rows) = unsafe {
+            let (cols, rows) = match self.clipped {
+                Clipped::Columns(c) => (c.map(|p| output(p, n)), None),
+                Clipped::Rows(p) => ([None, None, None, None], output(p, 4 * n)),
+            };
+            let t = (output(self.t_entry, n), output(self.t_exit, n));
+            (t.0, t.1, output(self.classes, n), cols, rows)
+        };
+        // Clipped rows are clipped into columns first, then interleaved.
         let mut columns = Segments::new();
-        // SAFETY (every `output` below): registered with these lengths, disjoint (`run`'s
-        // contract).
-        let segments = match self.clipped {
-            Clipped::Columns(c) if !c[0].is_null() => {
-                let [x0, y0, x1, y1] = c.map(|p| unsafe { output(p, n) }.unwrap_or_default());
+        let segments = match (cols, &rows) {
+            ([Some(x0), Some(y0), Some(x1), Some(y1)], _) => {
                 Some(SegmentsMut::new(x0, y0, x1, y1)?)
             }
-            Clipped::Rows(p) if !p.is_null() => {
+            (_, Some(_)) => {
                 columns = Segments::nan(n);
                 Some(columns.as_mut())
             }
             _ => None,
         };
-        let mut out = ClipOutput {
-            t_entry: unsafe { output(self.t_entry, n) },
-            t_exit: unsafe { output(self.t_exit, n) },
-            class: unsafe { output(self.classes, n) },
+        clip(&mut ClipOutput {
+            t_entry,
+            t_exit,
+            class,
             segments,
-        };
-        clip(&mut out)?;
-        drop(out);
-        if let Clipped::Rows(p) = self.clipped {
-            if let Some(rows) = unsafe { output(p, 4 * n) } {
-                let (x0, y0, x1, y1) = columns.as_ref().columns();
-                for (i, row) in rows.chunks_exact_mut(4).enumerate() {
-                    row.copy_from_slice(&[x0[i], y0[i], x1[i], y1[i]]);
-                }
+        })?;
+        if let Some(rows) = rows {
+            let (x0, y0, x1, y1) = columns.as_ref().columns();
+            for (i, row) in rows.chunks_exact_mut(4).enumerate() {
+                row.copy_from_slice(&[x0[i], y0[i], x1[i], y1[i]]);
             }
         }
         Ok(())
@@ -124,12 +128,15 @@ impl<F: Real> Segs<F> {
 macro_rules! with_source {
     ($segs:expr, $n:expr, |$s:ident| $body:expr) => {
         match $segs {
-            // SAFETY: registered with `n` and disjoint from every output (the caller's checks).
             Segs::Columns(c) => {
+                // SAFETY: registered with `n` and disjoint from every output (the caller's
+                // checks).
                 let $s = &unsafe { $crate::cols_ref(c, $n) };
                 $body
             }
             Segs::Rows(p) => {
+                // SAFETY: registered with `4n` values and disjoint from every output (the
+                // caller's checks).
                 let values = unsafe { $crate::input(p, 4 * $n) };
                 let $s = slabclip::rows_from_interleaved(values)?;
                 $body
@@ -185,6 +192,7 @@ unsafe fn clip<F: Real>(
             Against::Pairwise(p) => {
                 // SAFETY: registered above.
                 let rects = rect_rows("rects", unsafe { input(p, 4 * n) })?;
+                // SAFETY: every buffer registered and disjoint above.
                 with_source!(segs, n, |s| unsafe {
                     outs.run(n, |out| Algorithm::Auto.clip_pairwise(&rects, s, out))
                 })
@@ -194,6 +202,7 @@ unsafe fn clip<F: Real>(
                 let v = unsafe { input(p, 2 * nv) };
                 let v: Vec<(F, F)> = v.chunks_exact(2).map(|v| (v[0], v[1])).collect();
                 let poly = ConvexPolygon::new(&v).map_err(about("vertices"))?;
+                // SAFETY: every buffer registered and disjoint above.
                 with_source!(segs, n, |s| unsafe {
                     outs.run(n, |out| clip_polygon(&poly, s, out))
                 })

@@ -4,11 +4,11 @@
 use std::ffi::c_int;
 
 use slabclip::grid::Lines;
-use slabclip::{Grid, GridOptions, Piece, Real, SegmentSource};
+use slabclip::{Grid, GridOptions, Real, Segment, SegmentSource};
 
 use crate::clip::{with_source, Segs};
 use crate::{
-    about, fits, give, guard, handle, out_param, output, rect, rows_len, take, Fail, Spans,
+    about, fill, fits, give, guard, handle, out_param, output, rect, rows_len, take, Fail, Spans,
 };
 
 /// The grid and the options of its handle.
@@ -140,54 +140,38 @@ unsafe fn pieces<F: Real, H: AsRef<GridHandle<F>>>(
             *count = pieces.len();
             fits("pieces", pieces.len(), capacity)?;
             let k = pieces.len();
-            // SAFETY (every `output`): registered with `capacity ≥ k` and disjoint above.
-            if let Some(o) = unsafe { output(outs.segment, k) } {
-                for (o, p) in o.iter_mut().zip(&pieces) {
-                    *o = p.segment as i64;
-                }
-            }
-            if let Some(o) = unsafe { output(outs.ix, k) } {
-                for (o, p) in o.iter_mut().zip(&pieces) {
-                    *o = i64::from(p.ix);
-                }
-            }
-            if let Some(o) = unsafe { output(outs.iy, k) } {
-                for (o, p) in o.iter_mut().zip(&pieces) {
-                    *o = i64::from(p.iy);
-                }
-            }
-            if let Some(o) = unsafe { output(outs.t_entry, k) } {
-                for (o, p) in o.iter_mut().zip(&pieces) {
-                    *o = p.t_entry;
-                }
-            }
-            if let Some(o) = unsafe { output(outs.t_exit, k) } {
-                for (o, p) in o.iter_mut().zip(&pieces) {
-                    *o = p.t_exit;
-                }
-            }
-            if let Some(o) = unsafe { output(outs.classes, k) } {
-                for (o, p) in o.iter_mut().zip(&pieces) {
-                    *o = p.class as u8;
-                }
-            }
-            let piece_segment = |p: &Piece<F>| g.grid.piece_segment(p, &s.segment(p.segment));
-            match outs.clipped {
-                PieceSegs::Columns(c) if !c[0].is_null() => {
-                    let [x0, y0, x1, y1] = c.map(|p| unsafe { output(p, k) }.unwrap_or_default());
-                    for (i, p) in pieces.iter().enumerate() {
-                        let q = piece_segment(p);
-                        (x0[i], y0[i], x1[i], y1[i]) = (q.x0, q.y0, q.x1, q.y1);
+            // The clipped pieces, when asked for.
+            let clipped: Vec<Segment<F>> = match outs.clipped {
+                PieceSegs::Columns([p, ..]) | PieceSegs::Rows(p) if !p.is_null() => pieces
+                    .iter()
+                    .map(|p| g.grid.piece_segment(p, &s.segment(p.segment)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            // SAFETY: every output registered with `capacity ≥ k` values (`4 capacity` for
+            // rows) in the disjoint `spans` above.
+            unsafe {
+                fill(outs.segment, &pieces, |p| p.segment as i64);
+                fill(outs.ix, &pieces, |p| i64::from(p.ix));
+                fill(outs.iy, &pieces, |p| i64::from(p.iy));
+                fill(outs.t_entry, &pieces, |p| p.t_entry);
+                fill(outs.t_exit, &pieces, |p| p.t_exit);
+                fill(outs.classes, &pieces, |p| p.class as u8);
+                match outs.clipped {
+                    PieceSegs::Columns([x0, y0, x1, y1]) => {
+                        fill(x0, &clipped, |q| q.x0);
+                        fill(y0, &clipped, |q| q.y0);
+                        fill(x1, &clipped, |q| q.x1);
+                        fill(y1, &clipped, |q| q.y1);
+                    }
+                    PieceSegs::Rows(p) => {
+                        if let Some(rows) = output(p, 4 * k) {
+                            for (row, q) in rows.chunks_exact_mut(4).zip(&clipped) {
+                                row.copy_from_slice(&[q.x0, q.y0, q.x1, q.y1]);
+                            }
+                        }
                     }
                 }
-                PieceSegs::Rows(p) if !p.is_null() => {
-                    let rows = unsafe { output(p, 4 * k) }.unwrap_or_default();
-                    for (row, p) in rows.chunks_exact_mut(4).zip(&pieces) {
-                        let q = piece_segment(p);
-                        row.copy_from_slice(&[q.x0, q.y0, q.x1, q.y1]);
-                    }
-                }
-                _ => {}
             }
             Ok(())
         })

@@ -20,6 +20,7 @@
 //! current).
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 // The C names (`slabclip_grid_f32`) are the handle types' names in the header.
 #![allow(non_camel_case_types)]
@@ -30,7 +31,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use slabclip::{Error, Rect, Real, SegmentsRef};
+use slabclip::{Error, Real, Rect, SegmentsRef};
 
 mod cast;
 mod clip;
@@ -194,8 +195,7 @@ pub unsafe extern "C" fn slabclip_last_error(buf: *mut c_char, cap: usize) -> us
 /// this thread; copy the text to keep it.
 #[no_mangle]
 pub extern "C" fn slabclip_last_error_message() -> *const c_char {
-    catch_unwind(|| LAST_ERROR.with(|e| e.borrow().as_ptr()))
-        .unwrap_or(c"internal error".as_ptr())
+    catch_unwind(|| LAST_ERROR.with(|e| e.borrow().as_ptr())).unwrap_or(c"internal error".as_ptr())
 }
 
 /// The library's version, a static NUL-terminated string such as `"0.1.0"`.
@@ -388,6 +388,21 @@ pub(crate) unsafe fn cols_ref<'a, F: Real>(cols: Cols<F>, n: usize) -> SegmentsR
     SegmentsRef::new(x0, y0, x1, y1).expect("four columns of n values")
 }
 
+/// Writes `f(item)` for every item into the output at `ptr`; nothing for `NULL` (an output not
+/// asked for).
+///
+/// # Safety
+///
+/// As [`output`] with `items.len()` values.
+pub(crate) unsafe fn fill<T, X>(ptr: *mut T, items: &[X], f: impl Fn(&X) -> T) {
+    // SAFETY: this function's contract.
+    if let Some(out) = unsafe { output(ptr, items.len()) } {
+        for (o, x) in out.iter_mut().zip(items) {
+            *o = f(x);
+        }
+    }
+}
+
 /// A handle argument: `NULL` is an error naming it.
 ///
 /// # Safety
@@ -395,8 +410,7 @@ pub(crate) unsafe fn cols_ref<'a, F: Real>(cols: Cols<F>, n: usize) -> SegmentsR
 /// `ptr` is `NULL` or a live handle of its type (from its `_new`, not yet freed).
 pub(crate) unsafe fn handle<'a, T>(name: &str, ptr: *const T) -> Result<&'a T, Fail> {
     // SAFETY: a non-null pointer is a live handle (this function's contract).
-    unsafe { ptr.as_ref() }
-        .ok_or_else(|| Fail::new(SLABCLIP_ERR_NULL, format!("{name} is NULL")))
+    unsafe { ptr.as_ref() }.ok_or_else(|| Fail::new(SLABCLIP_ERR_NULL, format!("{name} is NULL")))
 }
 
 /// A rect from four bounds, its error naming `what` (an argument or a row).
@@ -561,13 +575,22 @@ mod tests {
     #[test]
     fn pointers_are_checked_before_use() {
         let e = check_ptr::<f32>("x0", std::ptr::null(), 3).unwrap_err();
-        assert_eq!((e.code, e.msg.as_str()), (SLABCLIP_ERR_NULL, "x0 is NULL but should hold 3 values"));
+        assert_eq!(
+            (e.code, e.msg.as_str()),
+            (SLABCLIP_ERR_NULL, "x0 is NULL but should hold 3 values")
+        );
         check_ptr::<f32>("x0", std::ptr::null(), 0).unwrap();
         let v = [0.0f64; 2];
         let odd = (v.as_ptr() as *const u8).wrapping_add(1).cast::<f64>();
-        assert_eq!(check_ptr("x0", odd, 1).unwrap_err().code, SLABCLIP_ERR_ARGUMENT);
+        assert_eq!(
+            check_ptr("x0", odd, 1).unwrap_err().code,
+            SLABCLIP_ERR_ARGUMENT
+        );
         let e = check_ptr("x0", v.as_ptr(), usize::MAX / 4).unwrap_err();
         assert_eq!(e.code, SLABCLIP_ERR_LENGTH);
-        assert_eq!(rows_len("rows", usize::MAX / 2, 4).unwrap_err().code, SLABCLIP_ERR_LENGTH);
+        assert_eq!(
+            rows_len("rows", usize::MAX / 2, 4).unwrap_err().code,
+            SLABCLIP_ERR_LENGTH
+        );
     }
 }

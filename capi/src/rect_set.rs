@@ -7,7 +7,7 @@ use slabclip::{Algorithm, Real, RectSet};
 
 use crate::clip::{with_source, Segs};
 use crate::{
-    fits, give, guard, handle, input, out_param, output, rect_rows, rows_len, take, Fail, Spans,
+    fill, fits, give, guard, handle, input, out_param, rect_rows, rows_len, take, Fail, Spans,
 };
 
 /// A set of rects with its broad phase (opaque; from `slabclip_rect_set_new_f32`, freed by
@@ -61,9 +61,10 @@ unsafe fn new<F: Real, H: From<RectSet<F>>>(
     guard(func, || {
         let mut spans = Spans::default();
         spans.input("rects", rects, rows_len("rects", m, 4)?)?;
-        // SAFETY: `out` is NULL or one writable pointer; `rects` registered above.
-        let out = unsafe { out_param("out", out) }?;
-        let rects = rect_rows("rects", unsafe { input(rects, 4 * m) })?;
+        // SAFETY: `out` is NULL or one writable pointer (the caller's contract); `rects`
+        // registered with `4m` values above.
+        let (out, rects) = unsafe { (out_param("out", out)?, input(rects, 4 * m)) };
+        let rects = rect_rows("rects", rects)?;
         give(out, H::from(RectSet::new(rects)?));
         Ok(())
     })
@@ -96,32 +97,14 @@ unsafe fn clip<F: Real, H: AsRef<RectSet<F>>>(
             let hits = Algorithm::Auto.clip_rect_set(set, s);
             *count = hits.len();
             fits("hits", hits.len(), capacity)?;
-            let k = hits.len();
-            // SAFETY (every `output`): registered with `capacity ≥ k` and disjoint above.
-            if let Some(o) = unsafe { output(outs.segment, k) } {
-                for (o, h) in o.iter_mut().zip(&hits) {
-                    *o = h.segment as i64;
-                }
-            }
-            if let Some(o) = unsafe { output(outs.rect, k) } {
-                for (o, h) in o.iter_mut().zip(&hits) {
-                    *o = h.rect as i64;
-                }
-            }
-            if let Some(o) = unsafe { output(outs.t_entry, k) } {
-                for (o, h) in o.iter_mut().zip(&hits) {
-                    *o = h.t_entry;
-                }
-            }
-            if let Some(o) = unsafe { output(outs.t_exit, k) } {
-                for (o, h) in o.iter_mut().zip(&hits) {
-                    *o = h.t_exit;
-                }
-            }
-            if let Some(o) = unsafe { output(outs.classes, k) } {
-                for (o, h) in o.iter_mut().zip(&hits) {
-                    *o = h.class as u8;
-                }
+            // SAFETY: every output registered with `capacity ≥ hits.len()` values in the
+            // disjoint `spans` above.
+            unsafe {
+                fill(outs.segment, &hits, |h| h.segment as i64);
+                fill(outs.rect, &hits, |h| h.rect as i64);
+                fill(outs.t_entry, &hits, |h| h.t_entry);
+                fill(outs.t_exit, &hits, |h| h.t_exit);
+                fill(outs.classes, &hits, |h| h.class as u8);
             }
             Ok::<(), Fail>(())
         })
@@ -287,7 +270,16 @@ pub unsafe extern "C" fn slabclip_rect_set_clip_rows_f32(
     };
     let segs = Segs::Rows(segments);
     // SAFETY: the caller's contract.
-    unsafe { clip("slabclip_rect_set_clip_rows_f32", set, segs, n, capacity, outs) }
+    unsafe {
+        clip(
+            "slabclip_rect_set_clip_rows_f32",
+            set,
+            segs,
+            n,
+            capacity,
+            outs,
+        )
+    }
 }
 
 /// The `double` twin of `slabclip_rect_set_clip_rows_f32`.
@@ -318,5 +310,14 @@ pub unsafe extern "C" fn slabclip_rect_set_clip_rows_f64(
     };
     let segs = Segs::Rows(segments);
     // SAFETY: the caller's contract.
-    unsafe { clip("slabclip_rect_set_clip_rows_f64", set, segs, n, capacity, outs) }
+    unsafe {
+        clip(
+            "slabclip_rect_set_clip_rows_f64",
+            set,
+            segs,
+            n,
+            capacity,
+            outs,
+        )
+    }
 }

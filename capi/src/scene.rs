@@ -7,7 +7,7 @@ use slabclip::{Real, Scene, SightEnds};
 
 use crate::cast::{rays_ref, RayHitOuts, RAY_COLUMNS};
 use crate::{
-    cols_ref, give, guard, handle, input_cols, out_param, output, take, Cols, Fail, Spans,
+    cols_ref, fill, give, guard, handle, input_cols, out_param, output, take, Cols, Fail, Spans,
     SEGMENT_COLUMNS, SLABCLIP_ERR_NULL,
 };
 
@@ -66,9 +66,10 @@ unsafe fn new<F: Real, H: From<Scene<F>>>(
     guard(func, || {
         let mut spans = Spans::default();
         input_cols(&mut spans, WALL_COLUMNS, walls, m)?;
-        // SAFETY: `out` is NULL or one writable pointer; the walls registered above.
-        let out = unsafe { out_param("out", out) }?;
-        let scene = Scene::new(&unsafe { cols_ref(walls, m) })?;
+        // SAFETY: `out` is NULL or one writable pointer (the caller's contract); the walls
+        // registered with `m` values above.
+        let (out, walls) = unsafe { (out_param("out", out)?, cols_ref(walls, m)) };
+        let scene = Scene::new(&walls)?;
         give(out, H::from(scene));
         Ok(())
     })
@@ -84,11 +85,10 @@ unsafe fn refit<F: Real, H: AsMut<Scene<F>>>(
         let mut spans = Spans::default();
         input_cols(&mut spans, WALL_COLUMNS, walls, m)?;
         // SAFETY: NULL or a live handle that nothing else uses meanwhile (the caller's
-        // contract); the walls registered above.
-        let scene = unsafe { scene.as_mut() }
-            .ok_or_else(|| Fail::new(SLABCLIP_ERR_NULL, "scene is NULL"))?
-            .as_mut();
-        scene.refit(&unsafe { cols_ref(walls, m) })?;
+        // contract); the walls registered with `m` values above.
+        let (scene, walls) = unsafe { (scene.as_mut(), cols_ref(walls, m)) };
+        let scene = scene.ok_or_else(|| Fail::new(SLABCLIP_ERR_NULL, "scene is NULL"))?;
+        scene.as_mut().refit(&walls)?;
         Ok(())
     })
 }
@@ -108,8 +108,9 @@ unsafe fn cast<F: Real, H: AsRef<Scene<F>>>(
         input_cols(&mut spans, RAY_COLUMNS, rays, n)?;
         outs.register(&mut spans, n)?;
         spans.disjoint()?;
-        // SAFETY: registered and disjoint above.
-        scene.cast(&unsafe { rays_ref(rays, n) }, t_max, unsafe { outs.get(n) })?;
+        // SAFETY: every buffer registered with its length in the disjoint `spans` above.
+        let (rays, out) = unsafe { (rays_ref(rays, n), outs.get(n)) };
+        scene.cast(&rays, t_max, out)?;
         Ok(())
     })
 }
@@ -135,12 +136,10 @@ unsafe fn any_hit<F: Real, H: AsRef<Scene<F>>>(
         // Written as `bool` first: the caller's bytes may hold any value, which a `&mut [bool]`
         // over them must not.
         let mut flags = vec![false; n];
-        // SAFETY: registered and disjoint above.
+        // SAFETY: the rays registered with `n` values above.
         scene.any_hit(&unsafe { rays_ref(rays, n) }, t_max, &mut flags)?;
-        let hit = unsafe { output(hit, n) }.unwrap_or_default();
-        for (h, f) in hit.iter_mut().zip(flags) {
-            *h = u8::from(f);
-        }
+        // SAFETY: `hit` registered with `n` values in the disjoint `spans` above.
+        unsafe { fill(hit, &flags, |&f| u8::from(f)) };
         Ok(())
     })
 }
@@ -300,7 +299,13 @@ pub unsafe extern "C" fn slabclip_scene_cast_f32(
     nx: *mut f32,
     ny: *mut f32,
 ) -> c_int {
-    let outs = RayHitOuts { t, s, index, nx, ny };
+    let outs = RayHitOuts {
+        t,
+        s,
+        index,
+        nx,
+        ny,
+    };
     let rays = [ox, oy, dx, dy];
     // SAFETY: the caller's contract.
     unsafe { cast("slabclip_scene_cast_f32", scene, rays, n, t_max, outs) }
@@ -326,7 +331,13 @@ pub unsafe extern "C" fn slabclip_scene_cast_f64(
     nx: *mut f64,
     ny: *mut f64,
 ) -> c_int {
-    let outs = RayHitOuts { t, s, index, nx, ny };
+    let outs = RayHitOuts {
+        t,
+        s,
+        index,
+        nx,
+        ny,
+    };
     let rays = [ox, oy, dx, dy];
     // SAFETY: the caller's contract.
     unsafe { cast("slabclip_scene_cast_f64", scene, rays, n, t_max, outs) }
