@@ -31,8 +31,8 @@ mkdir -p "$work"
 "$release/examples/expected" "$work/expected"
 
 echo "== $cc -std=c11 capi/tests/test_capi.c (static) and the header alone as C99 and C++"
-"$cc" -std=c11 "${cflags[@]}" capi/tests/test_capi.c "$release/libslabclip.a" "${libs[@]}" \
-  -o "$work/test_capi"
+"$cc" -std=c11 -pthread "${cflags[@]}" capi/tests/test_capi.c "$release/libslabclip.a" \
+  "${libs[@]}" -o "$work/test_capi"
 echo '#include "slabclip.h"' > "$work/header.c"
 "$cc" -std=c99 -pedantic "${cflags[@]}" -fsyntax-only "$work/header.c"
 if command -v c++ >/dev/null; then

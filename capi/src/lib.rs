@@ -201,7 +201,7 @@ pub extern "C" fn slabclip_last_error_message() -> *const c_char {
 /// The library's version, a static NUL-terminated string such as `"0.1.0"`.
 #[no_mangle]
 pub extern "C" fn slabclip_version() -> *const c_char {
-    c"0.1.0".as_ptr()
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
 }
 
 // ------------------------------------------------------------------------------------------
@@ -549,6 +549,24 @@ mod tests {
         assert_eq!(buf.map(|c| c as u8), [0xc3, 0xa9, 0, 0x7f]);
         // SAFETY: NULL with a zero capacity asks for the length only.
         assert_eq!(unsafe { slabclip_last_error(std::ptr::null_mut(), 0) }, 20);
+    }
+
+    #[test]
+    fn handles_may_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<slabclip_grid_f32>();
+        shared::<slabclip_grid_f64>();
+        shared::<slabclip_rect_set_f32>();
+        shared::<slabclip_rect_set_f64>();
+        shared::<slabclip_scene_f32>();
+        shared::<slabclip_scene_f64>();
+    }
+
+    #[test]
+    fn the_version_is_a_c_string() {
+        // SAFETY: a static NUL-terminated string.
+        let v = unsafe { std::ffi::CStr::from_ptr(slabclip_version()) };
+        assert_eq!(v.to_str(), Ok(env!("CARGO_PKG_VERSION")));
     }
 
     #[test]
