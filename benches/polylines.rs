@@ -8,7 +8,8 @@
 //!
 //! The polylines are built once, outside the timed loop; the answer is written into one
 //! [`Parts`] reused between iterations, as a caller that clips every frame would. Throughput
-//! is in input vertices (criterion's "elements"). The part counts are checked to be the same on
+//! is in input vertices (criterion's "elements"). One thread is the calling thread
+//! ([`on_calling_thread`]); two are a rayon pool of two. The part counts are checked to be the same on
 //! both thread counts before timing.
 
 use std::hint::black_box;
@@ -16,7 +17,9 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use slabclip::workload::Dist;
-use slabclip::{Grid, PartOptions, Parts, Polylines, Rect, SegmentSource, TileOptions};
+use slabclip::{
+    on_calling_thread, Grid, PartOptions, Parts, Polylines, Rect, SegmentSource, TileOptions,
+};
 
 const SEED: u64 = 0x5EED_C11B;
 /// Input vertices.
@@ -83,7 +86,7 @@ fn polylines(c: &mut Criterion) {
         let mut g = c.benchmark_group("polylines/road-like-50-in-l2/float32");
         g.throughput(Throughput::Elements(small_vertices));
         g.bench_function(BenchmarkId::new("clip-rect", "1-thread"), |b| {
-            b.iter(|| pools[0].install(|| small.clip(black_box(&rect), &options, &mut out)))
+            b.iter(|| on_calling_thread(|| small.clip(black_box(&rect), &options, &mut out)))
         });
         g.finish();
     }
@@ -93,18 +96,27 @@ fn polylines(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(4));
     // A 1000 × 1000 tiling takes seconds per iteration on a shared machine: 20 samples.
     g.sample_size(20);
+    // One thread: on the calling thread (`on_calling_thread`), one core with no hop to a pool.
+    let on = |pool: &rayon::ThreadPool, threads: usize, f: &mut dyn FnMut()| {
+        if threads == 1 {
+            on_calling_thread(f)
+        } else {
+            pool.install(f)
+        }
+    };
     for (pool, threads) in pools.iter().zip([1, 2]) {
         let mut out = Parts::new();
         g.bench_function(
             BenchmarkId::new("clip-rect", format!("{threads}-thread")),
-            |b| b.iter(|| pool.install(|| lines.clip(black_box(&rect), &options, &mut out))),
+            |b| b.iter(|| on(pool, threads, &mut || lines.clip(black_box(&rect), &options, &mut out))),
         );
         for (name, grid) in &grids {
             let o = TileOptions::default();
             g.bench_function(BenchmarkId::new(*name, format!("{threads}-thread")), |b| {
                 b.iter(|| {
-                    pool.install(|| lines.tiles(black_box(grid), &o, &mut out))
-                        .expect("valid options")
+                    on(pool, threads, &mut || {
+                        lines.tiles(black_box(grid), &o, &mut out).expect("valid options")
+                    })
                 })
             });
         }
@@ -116,8 +128,11 @@ fn polylines(c: &mut Criterion) {
             BenchmarkId::new("tiles-8x8-buffer-0.01", format!("{threads}-thread")),
             |b| {
                 b.iter(|| {
-                    pool.install(|| lines.tiles(black_box(&grids[0].1), &buffered, &mut out))
-                        .expect("valid options")
+                    on(pool, threads, &mut || {
+                        lines
+                            .tiles(black_box(&grids[0].1), &buffered, &mut out)
+                            .expect("valid options")
+                    })
                 })
             },
         );
