@@ -97,7 +97,7 @@ fn polylines(c: &mut Criterion) {
     // A 1000 × 1000 tiling takes seconds per iteration on a shared machine: 20 samples.
     g.sample_size(20);
     // One thread: on the calling thread (`on_calling_thread`), one core with no hop to a pool.
-    let on = |pool: &rayon::ThreadPool, threads: usize, f: &mut dyn FnMut()| {
+    let on = |pool: &rayon::ThreadPool, threads: usize, f: &mut (dyn FnMut() + Send)| {
         if threads == 1 {
             on_calling_thread(f)
         } else {
@@ -108,14 +108,22 @@ fn polylines(c: &mut Criterion) {
         let mut out = Parts::new();
         g.bench_function(
             BenchmarkId::new("clip-rect", format!("{threads}-thread")),
-            |b| b.iter(|| on(pool, threads, &mut || lines.clip(black_box(&rect), &options, &mut out))),
+            |b| {
+                b.iter(|| {
+                    on(pool, threads, &mut || {
+                        lines.clip(black_box(&rect), &options, &mut out)
+                    })
+                })
+            },
         );
         for (name, grid) in &grids {
             let o = TileOptions::default();
             g.bench_function(BenchmarkId::new(*name, format!("{threads}-thread")), |b| {
                 b.iter(|| {
                     on(pool, threads, &mut || {
-                        lines.tiles(black_box(grid), &o, &mut out).expect("valid options")
+                        lines
+                            .tiles(black_box(grid), &o, &mut out)
+                            .expect("valid options")
                     })
                 })
             });

@@ -397,8 +397,70 @@ fn clip_matches_reference_f64() {
     clip_matches_reference::<f64>(2, 300);
 }
 
-/// Long polylines through the fast paths (wholly inside, wholly beyond an edge) and the
-/// vector kernel's spans (several polylines in one call, spans cut at 2048 vertices).
+/// Every polyline length from 2 to 140 (windows of 32 vertices overlap by one; the last window
+/// is padded, or filled from the next polyline's values), each a walk in and out of the rect
+/// with long inside runs, ±0.0 and ulps-off values on the bounds, rarely a NaN or ±∞ (also at
+/// window edges), at every start offset modulo 32: interleaved and separated, against the
+/// reference.
+fn clip_windows<F: Real>(seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let rect = Rect::new(fl::<F>(0.0), fl(0.0), fl(1.0), fl(1.0)).unwrap();
+    let (mut xy, mut offsets) = (Vec::new(), vec![0i64]);
+    let pick = |rng: &mut SplitMix64, inside: bool| -> F {
+        match rng.below(8) {
+            0 => near(fl(0.0), rng),
+            1 => near(fl(1.0), rng),
+            2 => -F::ZERO,
+            _ if inside => fl(rng.range(0.0, 1.0)),
+            _ => fl(rng.range(-1.0, 2.0)),
+        }
+    };
+    for len in (2..=140).chain(2..=140) {
+        let mut inside = rng.chance(0.5);
+        for k in 0..len {
+            if rng.chance(0.1) {
+                inside = !inside;
+            }
+            let (mut x, y) = (pick(&mut rng, inside), pick(&mut rng, inside));
+            if rng.chance(0.01) || (k % 31 == 0 && rng.chance(0.05)) {
+                x = [F::NAN, F::INFINITY, -F::INFINITY][rng.below(3) as usize];
+            }
+            xy.extend_from_slice(&[x, y]);
+        }
+        offsets.push((xy.len() / 2) as i64);
+        if rng.chance(0.3) {
+            // A short polyline of one repeated point (a point of contact), or none.
+            for _ in 0..[0, 2, 3][rng.below(3) as usize] {
+                xy.extend_from_slice(&[fl(0.5), fl(0.5)]);
+            }
+            let end = (xy.len() / 2) as i64;
+            offsets.push(end);
+        }
+    }
+    let sc = Scene { xy, offsets };
+    let want = clip_ref(&sc, |_| rect, false);
+    assert!(want.0.len() > 500, "{} parts", want.0.len());
+    assert_eq!(clip_lib(&sc, &rect), want, "interleaved");
+    let (x, y): (Vec<F>, Vec<F>) = sc.xy.chunks(2).map(|p| (p[0], p[1])).unzip();
+    let mut out = Parts::new();
+    Polylines::separated(&x, &y, &sc.offsets)
+        .unwrap()
+        .clip(&rect, &with_points(), &mut out);
+    assert_eq!(rows_of(&out), want, "separated");
+}
+
+#[test]
+fn clip_windows_of_every_length_f32() {
+    clip_windows::<f32>(71);
+}
+
+#[test]
+fn clip_windows_of_every_length_f64() {
+    clip_windows::<f64>(72);
+}
+
+/// Long polylines: wholly inside, wholly beyond an edge, several in a row, crossing the
+/// blocks' boundaries.
 #[test]
 fn road_like_batches_match_reference() {
     let w = slabclip::workload::Dist::RoadLike.generate::<f32>(60_000, 7);
@@ -864,9 +926,9 @@ fn axis_parallel_tiles<F: Real>(seed: u64) {
     let mut rng = SplitMix64::new(seed);
     let grids: Vec<Grid<F>> = [
         (0.0, 1.0, 4, 4),
-        (-1.0, 1.0, 3, 5),     // 0 inside a row and a column: ±0.0 strictly in a cell
-        (-1.0, 2.0, 8, 8),     // 0 on a line
-        (-0.5, 1.5, 1000, 7),  // narrow columns, long crossings
+        (-1.0, 1.0, 3, 5), // 0 inside a row and a column: ±0.0 strictly in a cell
+        (-1.0, 2.0, 8, 8), // 0 on a line
+        (-0.5, 1.5, 1000, 7), // narrow columns, long crossings
         (1.0e-30, 3.0e-30, 5, 6),
         (-1.0e30, 1.0e30, 6, 3),
         (-1.0e300, 1.0e300, 4, 4), // beyond f32: infinite bounds, an error, skipped there
@@ -890,7 +952,12 @@ fn axis_parallel_tiles<F: Real>(seed: u64) {
                 buffer: None,
             };
             let (got, want) = (tiles_lib(&sc, g, &o), tiles_grid_ref(&sc, g, lines));
-            let what = format!("scene {k}, {lines:?}, grid {:?} {}x{}", g.rect(), g.nx(), g.ny());
+            let what = format!(
+                "scene {k}, {lines:?}, grid {:?} {}x{}",
+                g.rect(),
+                g.nx(),
+                g.ny()
+            );
             same_but_sealed(g, &got, &want, &what);
             compared += sc.count();
         }
@@ -935,7 +1002,10 @@ fn road_like_tiles_match_the_grid() {
             points: true,
             ..TileOptions::default()
         };
-        let (got, want) = (tiles_lib(&sc, &g, &o), tiles_grid_ref(&sc, &g, Lines::Closed));
+        let (got, want) = (
+            tiles_lib(&sc, &g, &o),
+            tiles_grid_ref(&sc, &g, Lines::Closed),
+        );
         same_but_sealed(&g, &got, &want, &format!("{nx} x {ny}"));
         assert!(got.0.len() > 1000, "{} parts", got.0.len());
     }

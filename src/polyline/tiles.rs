@@ -27,6 +27,19 @@
 //! second cell: a point of both closed cells (the vertex, or their shared edge), exactly on the
 //! lines that cut. Everywhere else the points are §1's, unchanged.
 //!
+//! # Fast paths
+//!
+//! Each vertex is placed along each axis in a cell's **sole interval** (the open cell; with a
+//! buffer, the part of the buffered cell no neighbour's overlaps), beyond every cell, or
+//! neither (on a line, in an overlap, NaN). A segment whose ends share a cell's sole intervals
+//! is `Inside` that cell and a miss in every other (both ends beyond its near edge, §1): runs of
+//! them are copied at once. One whose ends lie beyond the same outer edge has no piece. One
+//! with `dy == ±0` inside a row's sole interval, neither end on a line (or `dx == ±0` in a
+//! column's), is cut at the lines between its ends by the clip's own parameter, as the grid's
+//! direct walk cuts (the other axis's slab is the whole line), its ends by
+//! [`Clip::segment`](crate::Clip::segment). Every other segment of a block goes through the
+//! grid's walks in one call (or, with a buffer, the buffered cells' clip).
+//!
 //! # Order
 //!
 //! Polylines in input order; a polyline's parts by cell index `iy·nx + ix`, then along the
@@ -205,9 +218,15 @@ impl<F: Real> SoleAxis<F> {
     fn new(lines: &[F], buffered: Option<&(Vec<F>, Vec<F>)>) -> Self {
         let n = lines.len() - 1;
         let (lo, hi, outer) = match buffered {
-            None => (lines[..n].to_vec(), lines[1..].to_vec(), (lines[0], lines[n])),
+            None => (
+                lines[..n].to_vec(),
+                lines[1..].to_vec(),
+                (lines[0], lines[n]),
+            ),
             Some((blo, bhi)) => (
-                (0..n).map(|i| if i == 0 { blo[0] } else { bhi[i - 1] }).collect(),
+                (0..n)
+                    .map(|i| if i == 0 { blo[0] } else { bhi[i - 1] })
+                    .collect(),
                 (0..n)
                     .map(|i| if i + 1 == n { bhi[n - 1] } else { blo[i + 1] })
                     .collect(),
@@ -293,7 +312,8 @@ fn fast(a: (Code, Code), b: (Code, Code), nx: Code, ny: Code) -> Fast {
     let inner = |c: Code, n: Code| (0..n).contains(&c);
     if a == b && inner(a.0, nx) && inner(a.1, ny) {
         Fast::Sole(a.0 as u32, a.1 as u32)
-    } else if (a.0 == b.0 && (a.0 == BELOW || a.0 == nx)) || (a.1 == b.1 && (a.1 == BELOW || a.1 == ny))
+    } else if (a.0 == b.0 && (a.0 == BELOW || a.0 == nx))
+        || (a.1 == b.1 && (a.1 == BELOW || a.1 == ny))
     {
         Fast::Miss
     } else {
@@ -376,8 +396,12 @@ impl<F: Real> Work<'_, '_, '_, F> {
                 touches: true,
             };
             self.grid_pieces.clear();
-            self.grid
-                .pieces_into(&self.careful[..], 0..self.careful.len(), &o, &mut self.grid_pieces);
+            self.grid.pieces_into(
+                &self.careful[..],
+                0..self.careful.len(),
+                &o,
+                &mut self.grid_pieces,
+            );
         }
         let (mut from, mut cursor) = (0, 0);
         for (line, end) in &lines {
@@ -445,7 +469,13 @@ impl<F: Real> Work<'_, '_, '_, F> {
     /// walk cuts, the other axis being the whole slab. Returns `false`, having pushed nothing,
     /// when the segment is not such a one, or its crossings do not strictly increase below
     /// `GRAZE_TOP` (`grid.rs`'s walk takes it then).
-    fn along_one_row(&mut self, i: usize, s: &Segment<F>, a: (Code, Code), b: (Code, Code)) -> bool {
+    fn along_one_row(
+        &mut self,
+        i: usize,
+        s: &Segment<F>,
+        a: (Code, Code),
+        b: (Code, Code),
+    ) -> bool {
         let sole = self.sole;
         let (nx, ny) = (sole.x.above(), sole.y.above());
         // Along x: the row is `a.1`, the cells' positions along x are `a.0`, `b.0`.
