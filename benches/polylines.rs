@@ -18,7 +18,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use slabclip::workload::Dist;
 use slabclip::{
-    on_calling_thread, Grid, PartOptions, Parts, Polylines, Rect, SegmentSource, TileOptions,
+    on_calling_thread, ClipKernel, ClipOutput, Coords, Grid, PartOptions, Parts, Polylines, Rect,
+    SegmentSource, SimdSlab, TileOptions, VertexPairs,
 };
 
 const SEED: u64 = 0x5EED_C11B;
@@ -91,6 +92,8 @@ fn polylines(c: &mut Criterion) {
         g.finish();
     }
 
+    memory_ceiling(&xy, &offsets, &rect);
+
     let mut g = c.benchmark_group("polylines/road-like-50/float32");
     g.throughput(Throughput::Elements(vertices));
     g.measurement_time(Duration::from_secs(4));
@@ -145,6 +148,47 @@ fn polylines(c: &mut Criterion) {
             },
         );
     }
+    g.finish();
+}
+
+/// 16M vertices (the 1M above repeated), far beyond the caches: the polyline clip against the
+/// plain segment clip (`simd-slab`, `t_entry` and `t_exit` out) of the same vertices' segments,
+/// read as columns, one thread each.
+fn memory_ceiling(xy: &[f32], offsets: &[i64], rect: &Rect<f32>) {
+    let mut c = Criterion::default()
+        .configure_from_args()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let copies = 16;
+    let v = *offsets.last().unwrap();
+    let big_xy: Vec<f32> = (0..copies).flat_map(|_| xy.iter().copied()).collect();
+    let mut big_offsets = vec![0i64];
+    for k in 0..copies as i64 {
+        big_offsets.extend(offsets[1..].iter().map(|o| o + k * v));
+    }
+    let lines = Polylines::interleaved(&big_xy, &big_offsets).expect("valid offsets");
+    let (x, y): (Vec<f32>, Vec<f32>) = big_xy.chunks(2).map(|p| (p[0], p[1])).unzip();
+    let pairs = VertexPairs::new(Coords::Separated { x: &x, y: &y });
+    let n = pairs.len();
+    let (mut te, mut tx) = (vec![0f32; n], vec![0f32; n]);
+    let options = PartOptions::default();
+    let mut out = Parts::new();
+    let mut g = c.benchmark_group("polylines/road-like-50-16M/float32");
+    g.throughput(Throughput::Elements((big_xy.len() / 2) as u64));
+    g.bench_function(BenchmarkId::new("clip-rect", "1-thread"), |b| {
+        b.iter(|| on_calling_thread(|| lines.clip(black_box(rect), &options, &mut out)))
+    });
+    g.bench_function(BenchmarkId::new("segment-clip-simd-slab", "1-thread"), |b| {
+        b.iter(|| {
+            let mut o = ClipOutput {
+                t_entry: Some(&mut te),
+                t_exit: Some(&mut tx),
+                ..Default::default()
+            };
+            SimdSlab::clip(black_box(rect), &pairs, &mut o).expect("sized outputs")
+        })
+    });
     g.finish();
 }
 
