@@ -244,6 +244,19 @@ impl<F: Real> SoleAxis<F> {
         }
     }
 
+    /// [`SoleAxis::code`], trying first `near`, the code of the vertex before (sole intervals
+    /// do not overlap, so a value in `near`'s is in no other: the same answer, and on a
+    /// polyline that stays in a cell, two compares).
+    #[inline(always)]
+    fn code_near(&self, v: F, near: Code) -> Code {
+        if let (Some(&lo), Some(&hi)) = (self.lo.get(near as usize), self.hi.get(near as usize)) {
+            if lo < v && v < hi {
+                return near;
+            }
+        }
+        self.code(v)
+    }
+
     /// How many cells.
     fn above(&self) -> Code {
         self.lo.len() as Code
@@ -293,6 +306,12 @@ impl<F: Real> Sole<F> {
     #[inline(always)]
     fn code(&self, (x, y): (F, F)) -> (Code, Code) {
         (self.x.code(x), self.y.code(y))
+    }
+
+    /// [`Sole::code`] of a vertex after one whose code was `near`.
+    #[inline(always)]
+    fn code_near(&self, (x, y): (F, F), near: (Code, Code)) -> (Code, Code) {
+        (self.x.code_near(x, near.0), self.y.code_near(y, near.1))
     }
 }
 
@@ -433,7 +452,7 @@ impl<F: Real> Work<'_, '_, '_, F> {
         // The open run in `pieces`: its cell.
         let mut run: Option<(u32, u32)> = None;
         for i in line.vertices.start..line.vertices.end - 1 {
-            let b = sole.code(coords.vertex(i + 1));
+            let b = sole.code_near(coords.vertex(i + 1), a);
             match fast(a, b, nx, ny) {
                 Fast::Sole(ix, iy) => {
                     if run == Some((ix, iy)) {
