@@ -179,16 +179,19 @@ fn memory_ceiling(xy: &[f32], offsets: &[i64], rect: &Rect<f32>) {
     g.bench_function(BenchmarkId::new("clip-rect", "1-thread"), |b| {
         b.iter(|| on_calling_thread(|| lines.clip(black_box(rect), &options, &mut out)))
     });
-    g.bench_function(BenchmarkId::new("segment-clip-simd-slab", "1-thread"), |b| {
-        b.iter(|| {
-            let mut o = ClipOutput {
-                t_entry: Some(&mut te),
-                t_exit: Some(&mut tx),
-                ..Default::default()
-            };
-            SimdSlab::clip(black_box(rect), &pairs, &mut o).expect("sized outputs")
-        })
-    });
+    g.bench_function(
+        BenchmarkId::new("segment-clip-simd-slab", "1-thread"),
+        |b| {
+            b.iter(|| {
+                let mut o = ClipOutput {
+                    t_entry: Some(&mut te),
+                    t_exit: Some(&mut tx),
+                    ..Default::default()
+                };
+                SimdSlab::clip(black_box(rect), &pairs, &mut o).expect("sized outputs")
+            })
+        },
+    );
     g.finish();
 }
 
