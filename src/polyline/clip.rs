@@ -2,26 +2,22 @@
 //! MultiLineStrings).
 //!
 //! ```text
-//! for each block of polylines (rayon), for each polyline:
-//!     every vertex in the closed rect      → the whole polyline is one part (copied)
-//!     every vertex beyond one edge         → nothing (§1: both ends beyond one edge miss)
-//!     else queue it; consecutive queued polylines form a span of vertices whose segments
-//!     (those between polylines too, ignored) go through the vector slab in one call,
-//!     then each polyline's t_entry / t_exit are joined into parts (join.rs); cut vertices
-//!     are Clip::segment's clipped endpoints
+//! for each block of polylines (rayon), for each polyline, 32 vertices at a time:
+//!     one bit per coordinate: below the rect's lower bound (or NaN), above its upper bound
+//!     segments with both ends inside      → Inside [0, 1]: runs of them copied at once
+//!     both ends beyond one bound          → a miss (§1), skipped
+//!     the rest (they cross an edge)       → the segment clip (slab-scalar), its cut vertices
+//!                                           Clip::segment's; joined into parts (join.rs)
 //! ```
 
-use super::join::{Joiner, Tag};
-use super::{Coords, Layout, Line, MultiPolylines, PartOptions, Parts, Polylines};
-use crate::buffers::{ClipOutput, SegmentsRef};
-use crate::error::Error;
-use crate::geom::{Rect, Segment};
-use crate::kernels::{ClipKernel, SimdSlab, SlabScalar};
-use crate::real::{Lane, Real};
-use crate::simd::Load;
+use core::ops::Range;
 
-/// Vertices per call of the vector kernel at most (the span's buffers stay in L1/L2).
-const SPAN: usize = 2048;
+use super::join::{Joiner, Tag};
+use super::{Coords, Layout, MultiPolylines, PartOptions, Parts, Polylines};
+use crate::error::Error;
+use crate::geom::Rect;
+use crate::kernels::{ClipKernel, SlabScalar};
+use crate::real::Real;
 
 /// The rect of each item.
 #[derive(Clone, Copy)]
@@ -102,300 +98,203 @@ fn clip_layout<F: Real>(
     out: &mut Parts<F>,
 ) {
     layout.run(out, |block, out| {
-        let mut s = Spans::new(layout, rects, *options);
-        layout.for_each_line(block, |line| s.line(line, out));
-        s.flush(out);
+        let coords = layout.lines.coords();
+        layout.for_each_line(block, |line| {
+            if line.vertices.len() < 2 {
+                return;
+            }
+            let tag = Tag {
+                polyline: line.index,
+                geometry: layout.geometry.map(|_| line.item),
+                cell: None,
+            };
+            let mut j = Joiner::new(tag, options.points);
+            clip_line(&coords, line.vertices, rects.get(line.item), &mut j, out);
+            j.close(out);
+        });
     });
 }
 
-/// Where a polyline's vertices lie against its rect.
-#[derive(PartialEq, Eq)]
-enum Where {
-    /// Every vertex in the closed rect.
-    Inside,
-    /// Every vertex beyond one and the same edge: every segment misses.
-    Outside,
-    /// Neither: the kernel decides, segment by segment.
-    Mixed,
+/// Vertices per window of [`Codes`]: 32 interleaved `(x, y)` pairs fill a 64-bit mask.
+const WINDOW: usize = 32;
+
+/// Where a window of vertices lies against the rect, one bit per coordinate: bit `2k` for
+/// vertex `k`'s `x`, `2k + 1` for its `y`. `lo` is set where the coordinate is below the rect's
+/// lower bound or NaN, `hi` where it is above the upper bound or NaN (`!(v ≥ lo)`,
+/// `!(v ≤ hi)`).
+#[derive(Clone, Copy)]
+struct Codes {
+    lo: u64,
+    hi: u64,
 }
 
-fn classify<F: Real>(coords: &Coords<'_, F>, v: core::ops::Range<usize>, r: &Rect<F>) -> Where {
-    let b = match coords {
-        Coords::Interleaved(c) => Bounds::of_interleaved(&c[2 * v.start..2 * v.end]),
-        Coords::Separated { x, y } => Bounds::of_columns(&x[v.clone()], &y[v]),
-    };
-    if b.finite && b.x.0 >= r.xmin() && b.x.1 <= r.xmax() && b.y.0 >= r.ymin() && b.y.1 <= r.ymax()
-    {
-        Where::Inside
-    } else if b.x.1 < r.xmin() || b.x.0 > r.xmax() || b.y.1 < r.ymin() || b.y.0 > r.ymax() {
-        // Every vertex beyond one edge (a NaN vertex aside: its segments have no piece, and
-        // the others miss).
-        Where::Outside
-    } else {
-        Where::Mixed
-    }
-}
+/// Every `x` bit (the even ones).
+const EVEN: u64 = 0x5555_5555_5555_5555;
 
-/// The bounding box of some vertices, NaN vertices left out, and whether every coordinate is
-/// finite. One pass on the baseline level's vectors (SSE2 holds a scan over memory at the speed
-/// of the wider levels, and needs no dispatch): lane `k` keeps the minimum and maximum of values
-/// `k`, `k + LANES`, … and a running `Σ v·0` (NaN as soon as one `v` is NaN or ±∞).
-struct Bounds<F> {
-    x: (F, F),
-    y: (F, F),
-    finite: bool,
-}
-
-/// The vectors of the scan.
-type ScanLanes<F> = <F as Real>::Simd<crate::simd::isa::Baseline>;
-/// The widest lane count of any level (16 `f32` with AVX-512).
-const MAX_LANES: usize = 16;
-
-impl<F: Real> Bounds<F> {
-    /// `xy` interleaved: even positions are `x`, odd ones `y` (the lane count is even, so each
-    /// lane holds one of them).
-    fn of_interleaved(xy: &[F]) -> Self {
-        let (lo, hi, zero) = scan(xy);
-        let mut b = Bounds::empty(zero);
-        for k in 0..<ScanLanes<F> as Lane>::WIDTH {
-            let (l, h) = if k % 2 == 0 {
-                (&mut b.x.0, &mut b.x.1)
-            } else {
-                (&mut b.y.0, &mut b.y.1)
-            };
-            (*l, *h) = (min(*l, lo[k]), max(*h, hi[k]));
-        }
-        b
+impl Codes {
+    /// The codes of the interleaved values `v` (at most 64), bounds `lo = [xmin, ymin]`,
+    /// `hi = [xmax, ymax]`: 64 values at once on vectors ([`below_above`]), a shorter window
+    /// padded.
+    #[inline(always)]
+    fn of_interleaved<F: Real>(v: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
+        let mut pad = [F::ZERO; 2 * WINDOW];
+        let w = <&[F; 2 * WINDOW]>::try_from(v).unwrap_or_else(|_| {
+            pad[..v.len()].copy_from_slice(v);
+            &pad
+        });
+        let (lo, hi) = below_above(w, lo, hi);
+        Codes { lo, hi }
     }
 
-    fn of_columns(x: &[F], y: &[F]) -> Self {
-        let (xl, xh, zx) = scan(x);
-        let (yl, yh, zy) = scan(y);
-        let mut b = Bounds::empty(zx + zy);
-        for k in 0..<ScanLanes<F> as Lane>::WIDTH {
-            (b.x.0, b.x.1) = (min(b.x.0, xl[k]), max(b.x.1, xh[k]));
-            (b.y.0, b.y.1) = (min(b.y.0, yl[k]), max(b.y.1, yh[k]));
-        }
-        b
-    }
-
-    fn empty(zero: F) -> Self {
-        let (inf, ninf) = (F::INFINITY, -F::INFINITY);
-        Bounds {
-            x: (inf, ninf),
-            y: (inf, ninf),
-            finite: zero == F::ZERO,
-        }
-    }
-}
-
-/// Per lane `k` of `v` (values `k`, `k + LANES`, …): the minimum, the maximum, and `Σ v·0`
-/// over all lanes. The tail goes into the lanes it would have had.
-#[inline(always)]
-fn scan<F: Real>(v: &[F]) -> ([F; MAX_LANES], [F; MAX_LANES], F) {
-    let n = <ScanLanes<F> as Lane>::WIDTH;
-    let zero = ScanLanes::<F>::splat(F::ZERO);
-    let (mut lo, mut hi, mut z) = (
-        ScanLanes::<F>::splat(F::INFINITY),
-        ScanLanes::<F>::splat(-F::INFINITY),
-        zero,
-    );
-    let chunks = v.chunks_exact(n);
-    let tail = chunks.remainder();
-    for c in chunks {
-        let x = ScanLanes::<F>::load(c);
-        // `x` first: a NaN `x` leaves the bound (`min_any`'s operand order).
-        (lo, hi) = (x.min_any(lo), x.max_any(hi));
-        z = z + x * zero;
-    }
-    let (mut l, mut h, mut zs) = (
-        [F::ZERO; MAX_LANES],
-        [F::ZERO; MAX_LANES],
-        [F::ZERO; MAX_LANES],
-    );
-    lo.write(&mut l);
-    hi.write(&mut h);
-    z.write(&mut zs);
-    let mut zsum = zs[..n].iter().fold(F::ZERO, |a, &b| a + b);
-    for (k, &t) in tail.iter().enumerate() {
-        (l[k], h[k]) = (min(l[k], t), max(h[k], t));
-        zsum = zsum + t * F::ZERO;
-    }
-    (l, h, zsum)
-}
-
-/// `a` unless `b < a` (a NaN `b` leaves `a`).
-#[inline(always)]
-fn min<F: Real>(a: F, b: F) -> F {
-    if b < a {
-        b
-    } else {
-        a
-    }
-}
-
-/// `a` unless `b > a` (a NaN `b` leaves `a`).
-#[inline(always)]
-fn max<F: Real>(a: F, b: F) -> F {
-    if b > a {
-        b
-    } else {
-        a
-    }
-}
-
-/// A block's worker: the queued polylines of the current span and the kernel's buffers.
-struct Spans<'l, 'a, 'r, F: Real> {
-    layout: &'l Layout<'l, 'a, F>,
-    rects: RectsFor<'r, F>,
-    options: PartOptions,
-    queued: Vec<Line>,
-    x: Vec<F>,
-    y: Vec<F>,
-    t_entry: Vec<F>,
-    t_exit: Vec<F>,
-}
-
-impl<'l, 'a, 'r, F: Real> Spans<'l, 'a, 'r, F> {
-    fn new(layout: &'l Layout<'l, 'a, F>, rects: RectsFor<'r, F>, options: PartOptions) -> Self {
-        Spans {
-            layout,
-            rects,
-            options,
-            queued: Vec::new(),
-            x: Vec::new(),
-            y: Vec::new(),
-            t_entry: Vec::new(),
-            t_exit: Vec::new(),
-        }
-    }
-
-    fn tag(&self, line: &Line) -> Tag {
-        Tag {
-            polyline: line.index,
-            geometry: self.layout.geometry.map(|_| line.item),
-            cell: None,
-        }
-    }
-
-    /// Takes polyline `line`: at once when it is inside or outside, else into the span.
-    fn line(&mut self, line: Line, out: &mut Parts<F>) {
-        if line.vertices.is_empty() {
-            return;
-        }
-        let coords = self.layout.lines.coords();
-        let rect = *self.rects.get(line.item);
-        match classify(&coords, line.vertices.clone(), &rect) {
-            Where::Outside => {}
-            Where::Inside => {
-                self.flush(out);
-                let mut j = Joiner::new(self.tag(&line), self.options.points);
-                // Every segment is `Inside`, [0, 1]: the run is the whole polyline.
-                j.inside(out, line.vertices.start..line.vertices.end - 1, &coords);
-                j.close(out);
-            }
-            Where::Mixed => {
-                let joins = self.queued.last().is_some_and(|q| {
-                    q.vertices.end == line.vertices.start && matches!(self.rects, RectsFor::One(_))
-                });
-                if !joins {
-                    self.flush(out);
-                }
-                self.queued.push(line);
-                let first = self.queued[0].vertices.start;
-                if self.queued[self.queued.len() - 1].vertices.end - first >= SPAN {
-                    self.flush(out);
-                }
-            }
-        }
-    }
-
-    /// Clips the queued span's segments with the vector kernel and joins each queued
-    /// polyline's pieces.
-    fn flush(&mut self, out: &mut Parts<F>) {
-        let (Some(first), Some(last)) = (self.queued.first(), self.queued.last()) else {
-            return;
+    /// The codes of vertices `x[k], y[k]` (at most 32 of them): each column's bits, spread to
+    /// the even (`x`) and odd (`y`) positions.
+    #[inline(always)]
+    fn of_columns<F: Real>(x: &[F], y: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
+        let column = |c: &[F], lo: F, hi: F| {
+            let mut pad = [F::ZERO; WINDOW];
+            let w = <&[F; WINDOW]>::try_from(c).unwrap_or_else(|_| {
+                pad[..c.len()].copy_from_slice(c);
+                &pad
+            });
+            let (l, h) = below_above(w, [lo; 2], [hi; 2]);
+            (spread(l as u32), spread(h as u32))
         };
-        let (a, b) = (first.vertices.start, last.vertices.end);
-        let rect = *self.rects.get(first.item);
-        let coords = self.layout.lines.coords();
-        let n = b - a - 1;
-        let segs = match coords {
+        let (xl, xh) = column(x, lo[0], hi[0]);
+        let (yl, yh) = column(y, lo[1], hi[1]);
+        Codes {
+            lo: xl | yl << 1,
+            hi: xh | yh << 1,
+        }
+    }
+
+    /// Segment `k` (vertex `k` to `k + 1`) at bit `2k`: `(inside, careful)`. Inside: both ends
+    /// in the closed rect (SPEC §1: `[0, 1]`, the ends bit for bit). A miss: both ends below
+    /// (or both above) the same bound, or a NaN coordinate with the other end outside: no
+    /// piece. Careful: the rest, which the segment clip decides.
+    #[inline(always)]
+    fn segments(self, segments: usize) -> (u64, u64) {
+        let valid = EVEN & (u64::MAX >> (64 - 2 * segments));
+        let out = self.lo | self.hi;
+        let out_v = (out | out >> 1) & EVEN;
+        let inside = !out_v & !(out_v >> 2) & valid;
+        let share = (self.lo & self.lo >> 2) | (self.hi & self.hi >> 2);
+        let miss = (share | share >> 1) & EVEN;
+        (inside, valid & !inside & !miss)
+    }
+}
+
+/// Bit `k` of `(below, above)`: `!(v[k] ≥ lo[k % 2])`, `!(v[k] ≤ hi[k % 2])` (both set for
+/// NaN), for `N` = 32 or 64 values: on `wide`'s vectors, a compare and a move-mask per
+/// vector (8 `f32` or 4 `f64` lanes), the same bits as the scalar compares.
+#[inline(always)]
+fn below_above<F: Real, const N: usize>(v: &[F; N], lo: [F; 2], hi: [F; 2]) -> (u64, u64) {
+    use wide::{f32x8, f64x4};
+    let (mut b, mut a) = (0u64, 0u64);
+    if core::mem::size_of::<F>() == 4 {
+        let v: &[f32] = bytemuck::cast_slice(&v[..]);
+        let (lo, hi): (&[f32], &[f32]) = (bytemuck::cast_slice(&lo), bytemuck::cast_slice(&hi));
+        let (l, h) = (
+            f32x8::from([lo[0], lo[1], lo[0], lo[1], lo[0], lo[1], lo[0], lo[1]]),
+            f32x8::from([hi[0], hi[1], hi[0], hi[1], hi[0], hi[1], hi[0], hi[1]]),
+        );
+        for (c, x) in v.chunks_exact(8).enumerate() {
+            let x = f32x8::from(<[f32; 8]>::try_from(x).expect("8 values"));
+            b |= u64::from((!x.simd_ge(l)).to_bitmask()) << (8 * c);
+            a |= u64::from((!x.simd_le(h)).to_bitmask()) << (8 * c);
+        }
+    } else {
+        let v: &[f64] = bytemuck::cast_slice(&v[..]);
+        let (lo, hi): (&[f64], &[f64]) = (bytemuck::cast_slice(&lo), bytemuck::cast_slice(&hi));
+        let (l, h) = (
+            f64x4::from([lo[0], lo[1], lo[0], lo[1]]),
+            f64x4::from([hi[0], hi[1], hi[0], hi[1]]),
+        );
+        for (c, x) in v.chunks_exact(4).enumerate() {
+            let x = f64x4::from(<[f64; 4]>::try_from(x).expect("4 values"));
+            b |= u64::from((!x.simd_ge(l)).to_bitmask()) << (4 * c);
+            a |= u64::from((!x.simd_le(h)).to_bitmask()) << (4 * c);
+        }
+    }
+    (b, a)
+}
+
+/// Bit `k` of `x` moved to bit `2k`.
+#[inline(always)]
+fn spread(x: u32) -> u64 {
+    let mut v = x as u64;
+    v = (v | v << 16) & 0x0000_FFFF_0000_FFFF;
+    v = (v | v << 8) & 0x00FF_00FF_00FF_00FF;
+    v = (v | v << 4) & 0x0F0F_0F0F_0F0F_0F0F;
+    v = (v | v << 2) & 0x3333_3333_3333_3333;
+    (v | v << 1) & EVEN
+}
+
+/// Clips the polyline of `vertices` to `rect` into `j`: windows of [`WINDOW`] vertices
+/// (overlapping by one) classified by [`Codes`]; runs of inside segments copied at once
+/// ([`Joiner::inside`]), misses skipped, every other segment clipped by
+/// [`SlabScalar::clip_one`] (the vector slab's bits: both run one body), its cut vertices
+/// [`Clip::segment`](crate::Clip::segment)'s.
+fn clip_line<F: Real>(
+    coords: &Coords<'_, F>,
+    vertices: Range<usize>,
+    rect: &Rect<F>,
+    j: &mut Joiner,
+    out: &mut Parts<F>,
+) {
+    let (lo, hi) = ([rect.xmin(), rect.ymin()], [rect.xmax(), rect.ymax()]);
+    let mut w = vertices.start;
+    while w + 1 < vertices.end {
+        let e = (w + WINDOW).min(vertices.end);
+        let codes = match coords {
+            // Values past the window's end (when the array has them) only fill the vectors:
+            // their bits are not read.
+            Coords::Interleaved(v) => {
+                Codes::of_interleaved(&v[2 * w..(2 * (w + WINDOW)).min(v.len())], lo, hi)
+            }
             Coords::Separated { x, y } => {
-                SegmentsRef::new(&x[a..b - 1], &y[a..b - 1], &x[a + 1..b], &y[a + 1..b])
+                let end = (w + WINDOW).min(x.len());
+                Codes::of_columns(&x[w..end], &y[w..end], lo, hi)
             }
-            Coords::Interleaved(c) => {
-                // Indexed stores into sized columns (the compiler vectorises this; pushes it
-                // did not).
-                self.x.resize(b - a, F::ZERO);
-                self.y.resize(b - a, F::ZERO);
-                for ((p, x), y) in c[2 * a..2 * b]
-                    .chunks_exact(2)
-                    .zip(&mut self.x)
-                    .zip(&mut self.y)
-                {
-                    (*x, *y) = (p[0], p[1]);
-                }
-                let (x, y) = (&self.x[..b - a], &self.y[..b - a]);
-                SegmentsRef::new(&x[..n], &y[..n], &x[1..], &y[1..])
-            }
-        }
-        .expect("equal lengths");
-        self.t_entry.resize(n, F::ZERO);
-        self.t_exit.resize(n, F::ZERO);
-        let mut o = ClipOutput {
-            t_entry: Some(&mut self.t_entry),
-            t_exit: Some(&mut self.t_exit),
-            ..Default::default()
         };
-        let done = SimdSlab::clip(&rect, &segs, &mut o);
-        debug_assert!(done.is_ok(), "outputs sized to the span");
-        for line in core::mem::take(&mut self.queued) {
-            let mut j = Joiner::new(self.tag(&line), self.options.points);
-            let end = line.vertices.end - 1;
-            let mut i = line.vertices.start;
-            while i < end {
-                let (te, tx) = (self.t_entry[i - a], self.t_exit[i - a]);
-                i += 1;
-                if te.to_f64().is_nan() {
-                    continue; // a miss, or a non-finite segment: no piece
-                }
-                let inside =
-                    |k: usize| self.t_entry[k - a] == F::ZERO && self.t_exit[k - a] == F::ONE;
-                if inside(i - 1) {
-                    // A run of `Inside` segments, copied at once.
-                    let from = i - 1;
-                    while i < end && inside(i) {
-                        i += 1;
-                    }
-                    j.inside(out, from..i, &coords);
-                    continue;
-                }
-                let i = i - 1;
-                let seg = coords.segment(i);
-                let mut cut: Option<Segment<F>> = None;
-                j.piece(out, i, te, tx, |end| match (end, te, tx) {
-                    (false, t, _) if t == F::ZERO => (seg.x0, seg.y0),
-                    (true, _, t) if t == F::ONE => (seg.x1, seg.y1),
-                    _ => {
-                        let c = cut.get_or_insert_with(|| {
-                            let c = SlabScalar::clip_one(&rect, &seg);
-                            debug_assert!(
-                                c.t_entry.to_bits_u64() == te.to_bits_u64()
-                                    && c.t_exit.to_bits_u64() == tx.to_bits_u64(),
-                                "the vector and the scalar slab agree"
-                            );
-                            c.segment(&rect, &seg)
-                        });
-                        if end {
-                            (c.x1, c.y1)
-                        } else {
-                            (c.x0, c.y0)
-                        }
-                    }
-                });
+        let (inside, careful) = codes.segments(e - w - 1);
+        let mut todo = inside | careful;
+        while todo != 0 {
+            let k = todo.trailing_zeros() as usize;
+            let i = w + k / 2;
+            if inside >> k & 1 == 1 {
+                // The run of inside segments from `k`.
+                let n = (!(inside >> k) & EVEN).trailing_zeros() as usize / 2;
+                j.inside(out, i..i + n, coords);
+                todo &= !(u64::MAX >> (64 - 2 * n) << k);
+            } else {
+                clip_piece(coords, i, rect, j, out);
+                todo &= todo - 1;
             }
-            j.close(out);
         }
+        w = e - 1;
     }
+}
+
+/// Segment `i` clipped alone and given to `j` (no piece on a miss or a non-finite coordinate).
+#[inline(never)]
+fn clip_piece<F: Real>(
+    coords: &Coords<'_, F>,
+    i: usize,
+    rect: &Rect<F>,
+    j: &mut Joiner,
+    out: &mut Parts<F>,
+) {
+    let seg = coords.segment(i);
+    let c = SlabScalar::clip_one(rect, &seg);
+    if !c.is_hit() {
+        return;
+    }
+    let ends = c.segment(rect, &seg);
+    j.piece(out, i, c.t_entry, c.t_exit, |end| {
+        if end {
+            (ends.x1, ends.y1)
+        } else {
+            (ends.x0, ends.y0)
+        }
+    });
 }

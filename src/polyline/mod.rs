@@ -10,7 +10,7 @@
 //! shapely gives `int64`): polyline `j` is vertices `offsets[j] … offsets[j + 1]`, its segments
 //! `Vi → Vi+1`. [`MultiPolylines`] adds GeoArrow's second level for MultiLineStrings:
 //! geometry `g` is polylines `geometry_offsets[g] … geometry_offsets[g + 1]`. Nothing is copied
-//! but a few thousand vertices at a time into a scratch buffer the vector kernel reads.
+//! but the answer.
 //!
 //! Checked once, when the view is made, with an [`Error::InvalidArgument`] naming the polyline
 //! (or geometry): negative offsets, offsets that decrease, offsets beyond the coordinates, a
@@ -19,8 +19,8 @@
 //!
 //! # Parts
 //!
-//! The clip of a polyline is SPEC §1's clip of each of its segments (the crate's kernels: the
-//! vector slab over the segments, [`Clip::segment`](crate::Clip::segment) for cut vertices),
+//! The clip of a polyline is SPEC §1's clip of each of its segments (the crate's slab,
+//! [`Clip::segment`](crate::Clip::segment) for cut vertices),
 //! joined into **parts**: maximal runs of pieces where the piece of `Vi → Vi+1` ends at `Vi+1`
 //! (`t_exit == 1`) and the next begins there (`t_entry == 0`). A part's vertices are its first
 //! piece's start, then the end of every piece with `t_entry < t_exit`:
@@ -36,10 +36,11 @@
 //! * input vertices come back bit for bit; cut vertices are §1's clipped endpoints: exactly on
 //!   the edge that cut, in the closed rect.
 //!
-//! Parts come per polyline in input order, each polyline's in order along it. A polyline whose
-//! vertices all lie in the closed rect is copied whole, and one whose vertices all lie beyond
-//! one edge is skipped, without the kernel: the same answer (every segment is then `Inside`,
-//! or a miss: two ends beyond one edge are always a miss in §1).
+//! Parts come per polyline in input order, each polyline's in order along it. Only segments
+//! that cross an edge are clipped one by one: vertices are classified 32 at a time on vectors
+//! (below or above each bound), runs of segments with both ends in the closed rect are copied
+//! at once, and segments with both ends beyond one edge are skipped, the same answer (§1: the
+//! former are `Inside` with their ends bit for bit, the latter always a miss).
 //!
 //! # Tiles
 //!

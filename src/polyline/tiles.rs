@@ -27,6 +27,19 @@
 //! second cell: a point of both closed cells (the vertex, or their shared edge), exactly on the
 //! lines that cut. Everywhere else the points are §1's, unchanged.
 //!
+//! # Fast paths
+//!
+//! Each vertex is placed along each axis in a cell's **sole interval** (the open cell; with a
+//! buffer, the part of the buffered cell no neighbour's overlaps), beyond every cell, or
+//! neither (on a line, in an overlap, NaN). A segment whose ends share a cell's sole intervals
+//! is `Inside` that cell and a miss in every other (both ends beyond its near edge, §1): runs of
+//! them are copied at once. One whose ends lie beyond the same outer edge has no piece. One
+//! with `dy == ±0` inside a row's sole interval, neither end on a line (or `dx == ±0` in a
+//! column's), is cut at the lines between its ends by the clip's own parameter, as the grid's
+//! direct walk cuts (the other axis's slab is the whole line), its ends by
+//! [`Clip::segment`](crate::Clip::segment). Every other segment of a block goes through the
+//! grid's walks in one call (or, with a buffer, the buffered cells' clip).
+//!
 //! # Order
 //!
 //! Polylines in input order; a polyline's parts by cell index `iy·nx + ix`, then along the
@@ -35,9 +48,10 @@
 use super::join::{Joiner, Tag};
 use super::{Layout, Line, MultiPolylines, Parts, Polylines};
 use crate::error::Error;
-use crate::geom::{Rect, Segment};
+use crate::geom::{Axis, Class, Rect, Segment};
 use crate::grid::{Grid, GridOptions, Lines, Piece};
-use crate::kernels::{ClipKernel, SlabScalar};
+use crate::kernels::contract::{delta, in_range, line_t};
+use crate::kernels::{Clip, ClipKernel, SlabScalar};
 use crate::real::Real;
 
 /// How polylines are cut into cells.
@@ -156,12 +170,18 @@ fn tile_layout<F: Real>(
             Some(Buffered::new(grid, b))
         }
     };
+    let sole = Sole::new(grid, buffered.as_ref());
     layout.run(out, |block, out| {
         let mut w = Work {
             layout,
             grid,
             options,
             buffered: buffered.as_ref(),
+            sole: &sole,
+            lines: Vec::new(),
+            pieces: Vec::new(),
+            careful: Vec::new(),
+            careful_at: Vec::new(),
             grid_pieces: Vec::new(),
             mine: Vec::new(),
             order: Vec::new(),
@@ -172,16 +192,184 @@ fn tile_layout<F: Real>(
     Ok(())
 }
 
-/// A piece of one polyline in one cell, with its clipped endpoints.
+/// Where a coordinate lies along one axis: [`BELOW`] every cell, [`above`](SoleAxis::above)
+/// every cell, in cell `i`'s alone (`0..n`), or [`SHARED`] (on a line, in the overlap of two
+/// buffered cells, NaN: the careful paths decide).
+type Code = i32;
+const BELOW: Code = -1;
+const SHARED: Code = i32::MIN;
+
+/// One axis's **sole intervals**: `lo[i] < v < hi[i]` puts `v` in cell `i`'s closed interval
+/// and in no other cell's. Without a buffer they are the open cells `(xs[i], xs[i+1])`; with
+/// one, what cell `i` does not share with its buffered neighbours:
+/// `(hi[i−1], lo[i+1])` of the buffered bounds (the outer cells reach their own outer bound,
+/// exclusive). Every buffered bound list increases (rounding is monotone), so a value in cell
+/// `i`'s sole interval is beyond the near edge of every other cell.
+struct SoleAxis<F> {
+    lo: Vec<F>,
+    hi: Vec<F>,
+    /// Below `outer.0` or above `outer.1`: beyond every cell.
+    outer: (F, F),
+    origin: f64,
+    per_unit: f64,
+}
+
+impl<F: Real> SoleAxis<F> {
+    fn new(lines: &[F], buffered: Option<&(Vec<F>, Vec<F>)>) -> Self {
+        let n = lines.len() - 1;
+        let (lo, hi, outer) = match buffered {
+            None => (
+                lines[..n].to_vec(),
+                lines[1..].to_vec(),
+                (lines[0], lines[n]),
+            ),
+            Some((blo, bhi)) => (
+                (0..n)
+                    .map(|i| if i == 0 { blo[0] } else { bhi[i - 1] })
+                    .collect(),
+                (0..n)
+                    .map(|i| if i + 1 == n { bhi[n - 1] } else { blo[i + 1] })
+                    .collect(),
+                (blo[0], bhi[n - 1]),
+            ),
+        };
+        let (a, b) = (lines[0].to_f64(), lines[n].to_f64());
+        let per_unit = n as f64 / (b - a);
+        SoleAxis {
+            lo,
+            hi,
+            outer,
+            origin: a,
+            per_unit: if per_unit.is_finite() { per_unit } else { 0.0 },
+        }
+    }
+
+    /// [`SoleAxis::code`], trying first `near`, the code of the vertex before (sole intervals
+    /// do not overlap, so a value in `near`'s is in no other: the same answer, and on a
+    /// polyline that stays in a cell, two compares).
+    #[inline(always)]
+    fn code_near(&self, v: F, near: Code) -> Code {
+        if let (Some(&lo), Some(&hi)) = (self.lo.get(near as usize), self.hi.get(near as usize)) {
+            if lo < v && v < hi {
+                return near;
+            }
+        }
+        self.code(v)
+    }
+
+    /// How many cells.
+    fn above(&self) -> Code {
+        self.lo.len() as Code
+    }
+
+    /// The code of `v`: the even spacing's guess of its cell, then that cell's sole interval
+    /// and its two neighbours' (the guess is off by rounding at most); [`SHARED`] when none
+    /// holds `v` strictly.
+    #[inline(always)]
+    fn code(&self, v: F) -> Code {
+        if v < self.outer.0 {
+            return BELOW;
+        }
+        if self.outer.1 < v {
+            return self.above();
+        }
+        let n = self.lo.len();
+        // Saturating; NaN gives 0 (and then no interval holds it).
+        let g = (((v.to_f64() - self.origin) * self.per_unit) as usize).min(n - 1);
+        let holds = |i: usize| self.lo[i] < v && v < self.hi[i];
+        if holds(g) {
+            g as Code
+        } else if g > 0 && holds(g - 1) {
+            g as Code - 1
+        } else if g + 1 < n && holds(g + 1) {
+            g as Code + 1
+        } else {
+            SHARED
+        }
+    }
+}
+
+/// Both axes' sole intervals.
+struct Sole<F> {
+    x: SoleAxis<F>,
+    y: SoleAxis<F>,
+}
+
+impl<F: Real> Sole<F> {
+    fn new(grid: &Grid<F>, buffered: Option<&Buffered<F>>) -> Self {
+        Sole {
+            x: SoleAxis::new(grid.xs(), buffered.map(|b| &b.x)),
+            y: SoleAxis::new(grid.ys(), buffered.map(|b| &b.y)),
+        }
+    }
+
+    #[inline(always)]
+    fn code(&self, (x, y): (F, F)) -> (Code, Code) {
+        (self.x.code(x), self.y.code(y))
+    }
+
+    /// [`Sole::code`] of a vertex after one whose code was `near`.
+    #[inline(always)]
+    fn code_near(&self, (x, y): (F, F), near: (Code, Code)) -> (Code, Code) {
+        (self.x.code_near(x, near.0), self.y.code_near(y, near.1))
+    }
+}
+
+/// What the codes of a segment's two ends settle.
+enum Fast {
+    /// Both ends in one cell's sole intervals: that cell's clip is `Inside`, every other cell's
+    /// a miss (both ends beyond its near edge, SPEC §1).
+    Sole(u32, u32),
+    /// Both ends beyond the same outer edge of the grid (or the buffered cells): no piece.
+    Miss,
+    /// Neither.
+    No,
+}
+
+#[inline(always)]
+fn fast(a: (Code, Code), b: (Code, Code), nx: Code, ny: Code) -> Fast {
+    let inner = |c: Code, n: Code| (0..n).contains(&c);
+    if a == b && inner(a.0, nx) && inner(a.1, ny) {
+        Fast::Sole(a.0 as u32, a.1 as u32)
+    } else if (a.0 == b.0 && (a.0 == BELOW || a.0 == nx))
+        || (a.1 == b.1 && (a.1 == BELOW || a.1 == ny))
+    {
+        Fast::Miss
+    } else {
+        Fast::No
+    }
+}
+
+/// A piece of one polyline in one cell, with its clipped endpoints; or (`last > seg`) the run
+/// of `Inside` pieces of segments `seg ..= last` in one cell.
 #[derive(Clone, Copy, Debug)]
 struct TilePiece<F> {
     cell: u64,
     ix: u32,
     iy: u32,
     seg: usize,
+    last: usize,
+    /// A run of `Inside` pieces (`ends` unused: the polyline's own vertices).
+    run: bool,
     t_entry: F,
     t_exit: F,
     ends: Segment<F>,
+}
+
+impl<F: Real> TilePiece<F> {
+    fn run(nx: u64, ix: u32, iy: u32, seg: usize) -> Self {
+        TilePiece {
+            cell: iy as u64 * nx + ix as u64,
+            ix,
+            iy,
+            seg,
+            last: seg,
+            run: true,
+            t_entry: F::ZERO,
+            t_exit: F::ONE,
+            ends: Segment::new(F::NAN, F::NAN, F::NAN, F::NAN),
+        }
+    }
 }
 
 struct Work<'w, 'l, 'a, F: Real> {
@@ -189,6 +377,14 @@ struct Work<'w, 'l, 'a, F: Real> {
     grid: &'w Grid<F>,
     options: &'w TileOptions<F>,
     buffered: Option<&'w Buffered<F>>,
+    sole: &'w Sole<F>,
+    /// The block's polylines, each with the end of its pieces in `pieces`.
+    lines: Vec<(Line, usize)>,
+    /// The pieces the fast paths (and the buffered cells) give, polyline by polyline.
+    pieces: Vec<TilePiece<F>>,
+    /// The segments left to the grid's walks, and their indices.
+    careful: Vec<Segment<F>>,
+    careful_at: Vec<usize>,
     grid_pieces: Vec<Piece<F>>,
     mine: Vec<TilePiece<F>>,
     /// Sort keys of `mine` (cell, then segment) and positions.
@@ -198,51 +394,203 @@ struct Work<'w, 'l, 'a, F: Real> {
 }
 
 impl<F: Real> Work<'_, '_, '_, F> {
+    /// The block's polylines: the fast paths first (segments in one cell's sole intervals, or
+    /// beyond the grid, or along one row or column), then every other segment through the grid
+    /// walks in one call, then each polyline's pieces joined.
     fn block(&mut self, block: core::ops::Range<usize>, out: &mut Parts<F>) {
-        let lines = self.layout.lines;
         if block.is_empty() {
             return;
         }
-        let (a, b) = (
-            lines.vertices(block.start).start,
-            lines.vertices(block.end - 1).end,
-        );
-        let mut cursor = 0;
-        if self.buffered.is_none() && b > a + 1 {
+        let mut lines = core::mem::take(&mut self.lines);
+        lines.clear();
+        self.layout.for_each_line(block, |line| {
+            if line.vertices.len() >= 2 {
+                self.fast_pieces_of(&line);
+            }
+            lines.push((line, self.pieces.len()));
+        });
+        if !self.careful.is_empty() {
             let o = GridOptions {
                 lines: self.options.lines,
                 touches: true,
             };
-            // The block's vertices' segments, those between polylines too (skipped below).
-            self.grid
-                .pieces_into(&lines.vertex_pairs(), a..b - 1, &o, &mut self.grid_pieces);
+            self.grid_pieces.clear();
+            self.grid.pieces_into(
+                &self.careful[..],
+                0..self.careful.len(),
+                &o,
+                &mut self.grid_pieces,
+            );
         }
-        self.layout.for_each_line(block, |line| {
+        let (mut from, mut cursor) = (0, 0);
+        for (line, end) in &lines {
             self.mine.clear();
-            if line.vertices.len() >= 2 {
-                match self.buffered {
-                    None => self.grid_pieces_of(&line, &mut cursor),
-                    Some(bc) => self.buffered_pieces_of(bc, &line),
-                }
+            self.mine.extend_from_slice(&self.pieces[from..*end]);
+            from = *end;
+            if self.buffered.is_none() {
+                self.grid_pieces_of(line, &mut cursor);
+                self.seal_joints();
             }
-            self.join(&line, out);
-        });
+            self.join(line, out);
+        }
+        self.lines = lines;
+        self.pieces.clear();
+        self.careful.clear();
+        self.careful_at.clear();
         self.grid_pieces.clear();
     }
 
-    /// The polyline's pieces from the block's grid pieces (`cursor` walks them in segment
-    /// order), with their endpoints, made watertight at shared parameters.
+    /// The polyline's pieces the fast paths settle, into `pieces` (runs of segments in one
+    /// cell's sole intervals as one entry); the rest to the buffered cells' clip, or queued in
+    /// `careful` for the grid.
+    fn fast_pieces_of(&mut self, line: &Line) {
+        let coords = self.layout.lines.coords();
+        let sole = self.sole;
+        let (nx, ny) = (sole.x.above(), sole.y.above());
+        let nx64 = nx as u64;
+        let mut a = sole.code(coords.vertex(line.vertices.start));
+        // The open run in `pieces`: its cell.
+        let mut run: Option<(u32, u32)> = None;
+        for i in line.vertices.start..line.vertices.end - 1 {
+            let b = sole.code_near(coords.vertex(i + 1), a);
+            match fast(a, b, nx, ny) {
+                Fast::Sole(ix, iy) => {
+                    if run == Some((ix, iy)) {
+                        let last = self.pieces.len() - 1;
+                        self.pieces[last].last = i;
+                    } else {
+                        self.pieces.push(TilePiece::run(nx64, ix, iy, i));
+                        run = Some((ix, iy));
+                    }
+                }
+                Fast::Miss => run = None,
+                Fast::No => {
+                    run = None;
+                    let seg = coords.segment(i);
+                    match self.buffered {
+                        Some(bc) => self.buffered_pieces(bc, i, &seg),
+                        None => {
+                            if !self.along_one_row(i, &seg, a, b) {
+                                self.careful.push(seg);
+                                self.careful_at.push(i);
+                            }
+                        }
+                    }
+                }
+            }
+            a = b;
+        }
+    }
+
+    /// A segment with `dy == ±0` in one row's sole interval (or `dx == ±0` in one column's),
+    /// neither end on a line: its pieces are the cells of that row between its ends, cut at
+    /// the lines between them by the clip's own parameter (`line_t`), as the grid's direct
+    /// walk cuts, the other axis being the whole slab. Returns `false`, having pushed nothing,
+    /// when the segment is not such a one, or its crossings do not strictly increase below
+    /// `GRAZE_TOP` (`grid.rs`'s walk takes it then).
+    fn along_one_row(
+        &mut self,
+        i: usize,
+        s: &Segment<F>,
+        a: (Code, Code),
+        b: (Code, Code),
+    ) -> bool {
+        let sole = self.sole;
+        let (nx, ny) = (sole.x.above(), sole.y.above());
+        // Along x: the row is `a.1`, the cells' positions along x are `a.0`, `b.0`.
+        let along_x = s.y0 == s.y1 && a.1 == b.1 && (0..ny).contains(&a.1);
+        let along_y = s.x0 == s.x1 && a.0 == b.0 && (0..nx).contains(&a.0);
+        let (lines, p0, p1, c0, c1, other) = if along_x {
+            (self.grid.xs(), s.x0, s.x1, a.0, b.0, a.1)
+        } else if along_y {
+            (self.grid.ys(), s.y0, s.y1, a.1, b.1, a.0)
+        } else {
+            return false;
+        };
+        if c0 == SHARED || c1 == SHARED || c0 == c1 {
+            return false;
+        }
+        let d = delta(p0, p1);
+        if !in_range(d) || d == F::ZERO {
+            return false;
+        }
+        let r = F::ONE / d;
+        let n = lines.len() as Code - 1;
+        let up = c0 < c1;
+        let step: Code = if up { 1 } else { -1 };
+        // The crossings, in the order met: line `c + 1` going up from cell `c`, line `c` going
+        // down; all strictly increasing, positive, below GRAZE_TOP.
+        let line_of = |c: Code| if up { c + 1 } else { c };
+        let mut t = F::ZERO;
+        let mut c = c0;
+        while c != c1 {
+            let next = line_t(lines[line_of(c) as usize], p0, r);
+            if !(t < next && next < F::GRAZE_TOP) {
+                return false;
+            }
+            t = next;
+            c += step;
+        }
+        let nx64 = self.grid.nx() as u64;
+        let (mut t_entry, mut c) = (F::ZERO, c0);
+        loop {
+            let last = c == c1;
+            let t_exit = if last {
+                F::ONE
+            } else {
+                line_t(lines[line_of(c) as usize], p0, r)
+            };
+            if (0..n).contains(&c) {
+                let (ix, iy) = if along_x { (c, other) } else { (other, c) };
+                let (ix, iy) = (ix as u32, iy as u32);
+                let class = match (t_entry == F::ZERO, last) {
+                    (true, true) => Class::Inside,
+                    (true, false) => Class::Exits,
+                    (false, true) => Class::Enters,
+                    (false, false) => Class::Crosses,
+                };
+                let axis = if along_x { Axis::X } else { Axis::Y };
+                let clip = Clip {
+                    t_entry,
+                    t_exit,
+                    class,
+                    entry_axis: axis,
+                    exit_axis: axis,
+                };
+                let cell = self.grid.cell(ix as usize, iy as usize);
+                self.pieces.push(TilePiece {
+                    cell: iy as u64 * nx64 + ix as u64,
+                    ix,
+                    iy,
+                    seg: i,
+                    last: i,
+                    run: false,
+                    t_entry,
+                    t_exit,
+                    ends: clip.segment(&cell, s),
+                });
+            }
+            if last {
+                return true;
+            }
+            t_entry = t_exit;
+            c += step;
+        }
+    }
+
+    /// The grid's pieces of the polyline's queued segments (`cursor` walks them in segment
+    /// order), with their endpoints, appended to `mine`.
     fn grid_pieces_of(&mut self, line: &Line, cursor: &mut usize) {
         let coords = self.layout.lines.coords();
-        let last = line.vertices.end - 1;
         let nx = self.grid.nx() as u64;
-        while *cursor < self.grid_pieces.len() && self.grid_pieces[*cursor].segment < last {
+        while *cursor < self.grid_pieces.len() {
             let p = self.grid_pieces[*cursor];
-            *cursor += 1;
-            if p.segment < line.vertices.start {
-                continue;
+            let i = self.careful_at[p.segment];
+            if i >= line.vertices.end {
+                break;
             }
-            let seg = coords.segment(p.segment);
+            *cursor += 1;
+            let seg = coords.segment(i);
             let ends = if p.t_entry == F::ZERO && p.t_exit == F::ONE {
                 seg
             } else {
@@ -252,28 +600,26 @@ impl<F: Real> Work<'_, '_, '_, F> {
                 cell: p.iy as u64 * nx + p.ix as u64,
                 ix: p.ix,
                 iy: p.iy,
-                seg: p.segment,
+                seg: i,
+                last: i,
+                run: false,
                 t_entry: p.t_entry,
                 t_exit: p.t_exit,
                 ends,
             });
         }
-        // Skip the segment from this polyline's last vertex to the next one's first.
-        while *cursor < self.grid_pieces.len() && self.grid_pieces[*cursor].segment == last {
-            *cursor += 1;
-        }
-        self.seal_joints();
     }
 
     /// Where consecutive pieces of positive length of one segment share their parameter in
     /// neighbouring cells but their cut points differ (through a grid vertex), both take the
-    /// first's point clamped into the second cell (module docs).
+    /// first's point clamped into the second cell (module docs). A segment's pieces are
+    /// consecutive in `mine`, in order along it.
     fn seal_joints(&mut self) {
         let grid = self.grid;
         let mut prev: Option<usize> = None;
         for k in 0..self.mine.len() {
             let q = self.mine[k];
-            if q.t_entry >= q.t_exit {
+            if q.t_entry >= q.t_exit || q.run {
                 continue;
             }
             if let Some(i) = prev.filter(|&i| self.mine[i].seg == q.seg) {
@@ -302,55 +648,52 @@ impl<F: Real> Work<'_, '_, '_, F> {
         }
     }
 
-    /// The polyline's pieces in the buffered cells: each finite segment clipped by every
-    /// buffered cell it can reach.
-    fn buffered_pieces_of(&mut self, bc: &Buffered<F>, line: &Line) {
-        let coords = self.layout.lines.coords();
+    /// Segment `i` (`seg`) in the buffered cells: clipped by every buffered cell it can reach.
+    fn buffered_pieces(&mut self, bc: &Buffered<F>, i: usize, seg: &Segment<F>) {
+        if !seg.is_finite() {
+            return;
+        }
         let nx = self.grid.nx() as u64;
-        for i in line.vertices.start..line.vertices.end - 1 {
-            let seg = coords.segment(i);
-            if !seg.is_finite() {
-                continue;
-            }
-            let p = [seg.x0, seg.y0, seg.x1, seg.y1].map(Real::to_f64);
-            // The margin: 64 ulps of F at the magnitude of the coordinates, far beyond the
-            // clip's rounding and this search's own (a cell it adds in excess is a miss).
-            let eps = (F::ONE.next_up() - F::ONE).to_f64();
-            let scale = p.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let pad = 64.0 * eps * scale + f64::MIN_POSITIVE;
-            let (dx, dy) = (p[2] - p[0], p[3] - p[1]);
-            // Along the major axis `a`, cell by cell; in each, the other axis's reach.
-            let x_major = dx.abs() >= dy.abs();
-            let (axis_a, axis_b, a0, a1, b0, b1) = if x_major {
-                (&bc.x, &bc.y, p[0], p[2], p[1], p[3])
-            } else {
-                (&bc.y, &bc.x, p[1], p[3], p[0], p[2])
-            };
-            let (amin, amax) = (a0.min(a1), a0.max(a1));
-            let slope = if a1 == a0 { 0.0 } else { (b1 - b0) / (a1 - a0) };
-            for ia in reach(axis_a, amin - pad, amax + pad) {
-                let lo = axis_a.0[ia].to_f64().clamp(amin, amax);
-                let hi = axis_a.1[ia].to_f64().clamp(amin, amax);
-                let (u, v) = (b0 + (lo - a0) * slope, b0 + (hi - a0) * slope);
-                for ib in reach(axis_b, u.min(v) - pad, u.max(v) + pad) {
-                    let (ix, iy) = if x_major { (ia, ib) } else { (ib, ia) };
-                    let Some(cell) = bc.cell(ix, iy) else {
-                        continue;
-                    };
-                    let c = SlabScalar::clip_one(&cell, &seg);
-                    if !c.is_hit() {
-                        continue;
-                    }
-                    self.mine.push(TilePiece {
-                        cell: iy as u64 * nx + ix as u64,
-                        ix: ix as u32,
-                        iy: iy as u32,
-                        seg: i,
-                        t_entry: c.t_entry,
-                        t_exit: c.t_exit,
-                        ends: c.segment(&cell, &seg),
-                    });
+        let p = [seg.x0, seg.y0, seg.x1, seg.y1].map(Real::to_f64);
+        // The margin: 64 ulps of F at the magnitude of the coordinates, far beyond the
+        // clip's rounding and this search's own (a cell it adds in excess is a miss).
+        let eps = (F::ONE.next_up() - F::ONE).to_f64();
+        let scale = p.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let pad = 64.0 * eps * scale + f64::MIN_POSITIVE;
+        let (dx, dy) = (p[2] - p[0], p[3] - p[1]);
+        // Along the major axis `a`, cell by cell; in each, the other axis's reach.
+        let x_major = dx.abs() >= dy.abs();
+        let (axis_a, axis_b, a0, a1, b0, b1) = if x_major {
+            (&bc.x, &bc.y, p[0], p[2], p[1], p[3])
+        } else {
+            (&bc.y, &bc.x, p[1], p[3], p[0], p[2])
+        };
+        let (amin, amax) = (a0.min(a1), a0.max(a1));
+        let slope = if a1 == a0 { 0.0 } else { (b1 - b0) / (a1 - a0) };
+        for ia in reach(axis_a, amin - pad, amax + pad) {
+            let lo = axis_a.0[ia].to_f64().clamp(amin, amax);
+            let hi = axis_a.1[ia].to_f64().clamp(amin, amax);
+            let (u, v) = (b0 + (lo - a0) * slope, b0 + (hi - a0) * slope);
+            for ib in reach(axis_b, u.min(v) - pad, u.max(v) + pad) {
+                let (ix, iy) = if x_major { (ia, ib) } else { (ib, ia) };
+                let Some(cell) = bc.cell(ix, iy) else {
+                    continue;
+                };
+                let c = SlabScalar::clip_one(&cell, seg);
+                if !c.is_hit() {
+                    continue;
                 }
+                self.pieces.push(TilePiece {
+                    cell: iy as u64 * nx + ix as u64,
+                    ix: ix as u32,
+                    iy: iy as u32,
+                    seg: i,
+                    last: i,
+                    run: false,
+                    t_entry: c.t_entry,
+                    t_exit: c.t_exit,
+                    ends: c.segment(&cell, seg),
+                });
             }
         }
     }
@@ -361,6 +704,7 @@ impl<F: Real> Work<'_, '_, '_, F> {
         // the key keeps that order within a cell: sorting small keys and then the pieces by
         // them moves each large piece once.
         let start = line.vertices.start;
+        let coords = self.layout.lines.coords();
         self.order.clear();
         self.order
             .extend(self.mine.iter().enumerate().map(|(k, p)| {
@@ -393,6 +737,12 @@ impl<F: Real> Work<'_, '_, '_, F> {
             let mut j = Joiner::new(tag, self.options.points);
             while k < self.mine.len() && self.mine[k].cell == cell {
                 let p = self.mine[k];
+                k += 1;
+                if p.run {
+                    // A run of `Inside` pieces (or one), its vertices the polyline's.
+                    j.inside(out, p.seg..p.last + 1, &coords);
+                    continue;
+                }
                 j.piece(out, p.seg, p.t_entry, p.t_exit, |end| {
                     if end {
                         (p.ends.x1, p.ends.y1)
@@ -400,7 +750,6 @@ impl<F: Real> Work<'_, '_, '_, F> {
                         (p.ends.x0, p.ends.y0)
                     }
                 });
-                k += 1;
             }
             j.close(out);
         }

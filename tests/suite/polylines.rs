@@ -6,12 +6,12 @@
 //! edge cases with hand-written answers; proptest scenes in both precisions.
 
 use proptest::prelude::*;
-use slabclip::grid::{Grid, Lines};
+use slabclip::grid::{Grid, GridOptions, Lines};
 use slabclip::reference::exact;
 use slabclip::workload::SplitMix64;
 use slabclip::{
     Clip, ClipKernel, Coords, Error, MultiPolylines, PartOptions, Parts, Polylines, Real, Rect,
-    Segment, SlabScalar, TileOptions,
+    Segment, SegmentSource, SlabScalar, TileOptions,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -397,8 +397,70 @@ fn clip_matches_reference_f64() {
     clip_matches_reference::<f64>(2, 300);
 }
 
-/// Long polylines through the fast paths (wholly inside, wholly beyond an edge) and the
-/// vector kernel's spans (several polylines in one call, spans cut at 2048 vertices).
+/// Every polyline length from 2 to 140 (windows of 32 vertices overlap by one; the last window
+/// is padded, or filled from the next polyline's values), each a walk in and out of the rect
+/// with long inside runs, ±0.0 and ulps-off values on the bounds, rarely a NaN or ±∞ (also at
+/// window edges), at every start offset modulo 32: interleaved and separated, against the
+/// reference.
+fn clip_windows<F: Real>(seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let rect = Rect::new(fl::<F>(0.0), fl(0.0), fl(1.0), fl(1.0)).unwrap();
+    let (mut xy, mut offsets) = (Vec::new(), vec![0i64]);
+    let pick = |rng: &mut SplitMix64, inside: bool| -> F {
+        match rng.below(8) {
+            0 => near(fl(0.0), rng),
+            1 => near(fl(1.0), rng),
+            2 => -F::ZERO,
+            _ if inside => fl(rng.range(0.0, 1.0)),
+            _ => fl(rng.range(-1.0, 2.0)),
+        }
+    };
+    for len in (2..=140).chain(2..=140) {
+        let mut inside = rng.chance(0.5);
+        for k in 0..len {
+            if rng.chance(0.1) {
+                inside = !inside;
+            }
+            let (mut x, y) = (pick(&mut rng, inside), pick(&mut rng, inside));
+            if rng.chance(0.01) || (k % 31 == 0 && rng.chance(0.05)) {
+                x = [F::NAN, F::INFINITY, -F::INFINITY][rng.below(3) as usize];
+            }
+            xy.extend_from_slice(&[x, y]);
+        }
+        offsets.push((xy.len() / 2) as i64);
+        if rng.chance(0.3) {
+            // A short polyline of one repeated point (a point of contact), or none.
+            for _ in 0..[0, 2, 3][rng.below(3) as usize] {
+                xy.extend_from_slice(&[fl(0.5), fl(0.5)]);
+            }
+            let end = (xy.len() / 2) as i64;
+            offsets.push(end);
+        }
+    }
+    let sc = Scene { xy, offsets };
+    let want = clip_ref(&sc, |_| rect, false);
+    assert!(want.0.len() > 500, "{} parts", want.0.len());
+    assert_eq!(clip_lib(&sc, &rect), want, "interleaved");
+    let (x, y): (Vec<F>, Vec<F>) = sc.xy.chunks(2).map(|p| (p[0], p[1])).unzip();
+    let mut out = Parts::new();
+    Polylines::separated(&x, &y, &sc.offsets)
+        .unwrap()
+        .clip(&rect, &with_points(), &mut out);
+    assert_eq!(rows_of(&out), want, "separated");
+}
+
+#[test]
+fn clip_windows_of_every_length_f32() {
+    clip_windows::<f32>(71);
+}
+
+#[test]
+fn clip_windows_of_every_length_f64() {
+    clip_windows::<f64>(72);
+}
+
+/// Long polylines: wholly inside, wholly beyond an edge, several in a row, crossing the
+/// blocks' boundaries.
 #[test]
 fn road_like_batches_match_reference() {
     let w = slabclip::workload::Dist::RoadLike.generate::<f32>(60_000, 7);
@@ -750,6 +812,203 @@ fn joints_through_grid_vertices_are_sealed() {
     let (checked, open) = watertight(&g, &sc, "diagonals");
     assert!(checked > 1000, "{checked} joints");
     assert_watertight(checked, &open);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tiling's fast paths (a segment in one cell, beyond the grid, or along one row or column)
+// against the grid's own walks and the reference over every cell.
+
+/// The tiling from the grid's pieces alone (`Grid::segment_pieces`, which never takes the
+/// polyline fast paths), with `Grid::piece_segment`'s ends, joined per (polyline, cell) in
+/// plain loops. Joints through grid vertices are not sealed here: scenes compared with it have
+/// no segment crossing both axes' lines at one point.
+fn tiles_grid_ref<F: Real>(sc: &Scene<F>, g: &Grid<F>, lines: Lines) -> (Vec<Row>, Vec<Row>) {
+    let o = GridOptions {
+        lines,
+        touches: true,
+    };
+    let (mut parts, mut points) = (Vec::new(), Vec::new());
+    for j in 0..sc.count() {
+        let (a, b) = (sc.offsets[j] as usize, sc.offsets[j + 1] as usize);
+        let mut all: Vec<(usize, (i64, i64), Piece<F>)> = Vec::new();
+        for i in a..b.saturating_sub(1).max(a) {
+            let s = sc.seg(i);
+            for p in g.segment_pieces(&s, &o) {
+                let cell = p.iy as usize * g.nx() + p.ix as usize;
+                all.push((
+                    cell,
+                    (p.ix as i64, p.iy as i64),
+                    Piece {
+                        seg: i,
+                        t_entry: p.t_entry,
+                        t_exit: p.t_exit,
+                        s: g.piece_segment(&p, &s),
+                    },
+                ));
+            }
+        }
+        all.sort_by_key(|&(cell, _, p)| (cell, p.seg));
+        for group in all.chunk_by(|a, b| a.0 == b.0) {
+            let pieces: Vec<Piece<F>> = group.iter().map(|&(_, _, p)| p).collect();
+            join_ref(&pieces, (j as i64, -1, group[0].1), &mut parts, &mut points);
+        }
+    }
+    (parts, points)
+}
+
+/// Polylines of axis-parallel segments (and a few in one cell or crossing it) whose
+/// coordinates are grid lines, a few ulps off them, ±0.0, inside cells or beyond the grid.
+fn axis_scene<F: Real>(rng: &mut SplitMix64, g: &Grid<F>, n_lines: usize) -> Scene<F> {
+    let (xs, ys) = (g.xs().to_vec(), g.ys().to_vec());
+    let pick = |rng: &mut SplitMix64, lines: &[F]| -> F {
+        let n = lines.len();
+        let (lo, hi) = (lines[0].to_f64(), lines[n - 1].to_f64());
+        match rng.below(6) {
+            0 => lines[rng.below(n as u64) as usize],
+            1 => near(lines[rng.below(n as u64) as usize], rng),
+            2 => [F::ZERO, -F::ZERO][rng.below(2) as usize],
+            3 => fl(lo - (hi - lo) * rng.range(0.0, 0.3)),
+            4 => fl(hi + (hi - lo) * rng.range(0.0, 0.3)),
+            _ => fl(lo + (hi - lo) * rng.range(0.0, 1.0)),
+        }
+    };
+    let mut xy = Vec::new();
+    let mut offsets = vec![0i64];
+    for _ in 0..n_lines {
+        let k = 2 + rng.below(10) as usize;
+        let (mut x, mut y) = (pick(rng, &xs), pick(rng, &ys));
+        for _ in 0..k {
+            xy.extend_from_slice(&[x, y]);
+            match rng.below(10) {
+                0 => {}
+                1 => (x, y) = (pick(rng, &xs), pick(rng, &ys)),
+                2..=5 => x = pick(rng, &xs),
+                _ => y = pick(rng, &ys),
+            }
+            if rng.chance(0.1) {
+                // The same row or column with the other sign of zero's difference.
+                x = if x == F::ZERO { -x } else { x };
+            }
+        }
+        offsets.push((xy.len() / 2) as i64);
+    }
+    Scene { xy, offsets }
+}
+
+/// `got` is `want` but for sealed joints: a vertex may differ only where `got` has it on a
+/// grid vertex (the joint through a grid vertex that the library seals and the plain
+/// reference does not).
+fn same_but_sealed<F: Real>(
+    g: &Grid<F>,
+    got: &(Vec<Row>, Vec<Row>),
+    want: &(Vec<Row>, Vec<Row>),
+    what: &str,
+) {
+    assert_eq!(got.1, want.1, "{what}: points of contact");
+    assert_eq!(got.0.len(), want.0.len(), "{what}: part count");
+    let on_vertex = |(bx, by): (u64, u64)| {
+        let (x, y) = (f64_of::<F>(bx), f64_of::<F>(by));
+        g.xs().iter().any(|v| v.to_f64() == x) && g.ys().iter().any(|v| v.to_f64() == y)
+    };
+    for (a, b) in got.0.iter().zip(&want.0) {
+        assert_eq!(
+            (a.polyline, a.cell, a.bits.len()),
+            (b.polyline, b.cell, b.bits.len()),
+            "{what}"
+        );
+        for (va, vb) in a.bits.iter().zip(&b.bits) {
+            assert!(va == vb || on_vertex(*va), "{what}: {a:?} against {b:?}");
+        }
+    }
+}
+
+fn axis_parallel_tiles<F: Real>(seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let grids: Vec<Grid<F>> = [
+        (0.0, 1.0, 4, 4),
+        (-1.0, 1.0, 3, 5), // 0 inside a row and a column: ±0.0 strictly in a cell
+        (-1.0, 2.0, 8, 8), // 0 on a line
+        (-0.5, 1.5, 1000, 7), // narrow columns, long crossings
+        (1.0e-30, 3.0e-30, 5, 6),
+        (-1.0e30, 1.0e30, 6, 3),
+        (-1.0e300, 1.0e300, 4, 4), // beyond f32: infinite bounds, an error, skipped there
+        (1.0e6, 1.0e6 + 1.0, 3, 3), // cells a few ulps of f32 wide
+    ]
+    .iter()
+    .filter_map(|&(lo, hi, nx, ny)| {
+        let r = Rect::new(fl::<F>(lo), fl(lo), fl(hi), fl(hi)).ok()?;
+        Grid::new(r, nx, ny).ok()
+    })
+    .collect();
+    assert!(grids.len() >= 6);
+    let mut compared = 0;
+    for k in 0..240 {
+        let g = &grids[k % grids.len()];
+        let sc = axis_scene::<F>(&mut rng, g, 12);
+        for lines in [Lines::Closed, Lines::HalfOpen] {
+            let o = TileOptions {
+                lines,
+                points: true,
+                buffer: None,
+            };
+            let (got, want) = (tiles_lib(&sc, g, &o), tiles_grid_ref(&sc, g, lines));
+            let what = format!(
+                "scene {k}, {lines:?}, grid {:?} {}x{}",
+                g.rect(),
+                g.nx(),
+                g.ny()
+            );
+            same_but_sealed(g, &got, &want, &what);
+            compared += sc.count();
+        }
+        if g.nx() * g.ny() <= 64 {
+            tiles_match_reference(g, &sc, Lines::Closed, &format!("axis scene {k}"));
+        }
+    }
+    assert!(compared > 4000);
+}
+
+#[test]
+fn axis_parallel_tiles_match_the_grid_and_the_reference_f32() {
+    axis_parallel_tiles::<f32>(61);
+}
+
+#[test]
+fn axis_parallel_tiles_match_the_grid_and_the_reference_f64() {
+    axis_parallel_tiles::<f64>(62);
+}
+
+/// Road-like polylines (the benches' data: 30 % axis-parallel, vertices snapped onto the lines
+/// 0 and 1) tiled into 8 × 8 and 200 × 200 cells: the fast paths take most segments here; the
+/// answer is the grid walks' one.
+#[test]
+fn road_like_tiles_match_the_grid() {
+    let w = slabclip::workload::Dist::RoadLike.generate::<f32>(20_000, 9);
+    let s = &w.segments;
+    let (mut xy, mut offsets) = (Vec::new(), vec![0i64]);
+    for i in (0..s.len() - 50).step_by(49) {
+        let first = s.segment(i);
+        xy.extend_from_slice(&[first.x0, first.y0]);
+        for k in i..i + 49 {
+            let seg = s.segment(k);
+            xy.extend_from_slice(&[seg.x1, seg.y1]);
+        }
+        offsets.push((xy.len() / 2) as i64);
+    }
+    let sc = Scene { xy, offsets };
+    for (nx, ny) in [(8, 8), (200, 200)] {
+        let g = Grid::new(Rect::new(-0.5f32, -0.5, 1.5, 1.5).unwrap(), nx, ny).unwrap();
+        let o = TileOptions {
+            points: true,
+            ..TileOptions::default()
+        };
+        let (got, want) = (
+            tiles_lib(&sc, &g, &o),
+            tiles_grid_ref(&sc, &g, Lines::Closed),
+        );
+        same_but_sealed(&g, &got, &want, &format!("{nx} x {ny}"));
+        assert!(got.0.len() > 1000, "{} parts", got.0.len());
+    }
 }
 
 /// Buffered tiles against the reference over every buffered cell, bit for bit.
