@@ -146,6 +146,31 @@ fn scene_vs_brute(c: &mut Criterion) {
     group.finish();
 }
 
+/// `rays` sorted by the Morton code of their origins (16 bits a coordinate over their box).
+fn by_origin(rays: &Rays<f32>) -> Rays<f32> {
+    let r = rays.as_ref();
+    let all: Vec<_> = (0..rays.len()).map(|i| r.ray(i)).collect();
+    let (mut lo, mut hi) = ([f32::INFINITY; 2], [-f32::INFINITY; 2]);
+    for a in &all {
+        lo = [lo[0].min(a.ox), lo[1].min(a.oy)];
+        hi = [hi[0].max(a.ox), hi[1].max(a.oy)];
+    }
+    let q = |v: f32, k: usize| (((v - lo[k]) / (hi[k] - lo[k]).max(1e-30)) * 65535.0) as u32;
+    let spread = |mut v: u32| {
+        v = (v | (v << 8)) & 0x00FF_00FF;
+        v = (v | (v << 4)) & 0x0F0F_0F0F;
+        v = (v | (v << 2)) & 0x3333_3333;
+        (v | (v << 1)) & 0x5555_5555
+    };
+    let mut keyed: Vec<_> = all
+        .into_iter()
+        .map(|a| (spread(q(a.ox, 0)) | (spread(q(a.oy, 1)) << 1), a))
+        .collect();
+    keyed.sort_by_key(|k| k.0);
+    let rows: Vec<_> = keyed.into_iter().map(|k| k.1).collect();
+    Rays::from_rows(&rows)
+}
+
 fn scene_large(c: &mut Criterion) {
     let mut group = c.benchmark_group("scene_large");
     group
@@ -206,6 +231,17 @@ fn scene_large(c: &mut Criterion) {
                     one.install(|| {
                         scene
                             .any_hit(&rays.as_ref(), f32::INFINITY, &mut any)
+                            .unwrap()
+                    })
+                })
+            });
+            // The same rays in the Morton order of their origins (nearby rays after each other).
+            let sorted = by_origin(&rays);
+            group.bench_function(id("scene-1t-rays-by-origin"), |bench| {
+                bench.iter(|| {
+                    one.install(|| {
+                        scene
+                            .cast(&sorted.as_ref(), f32::INFINITY, out.all())
                             .unwrap()
                     })
                 })

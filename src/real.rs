@@ -316,6 +316,9 @@ pub trait Real:
 
     /// The SIMD vector of this type in this build (see [`crate::simd`]).
     type Simd: Lane<Scalar = Self>;
+    /// A vector of four lanes of this type, whatever the build's width (the scene's 4-wide
+    /// nodes and leaves).
+    type Simd4: Lane<Scalar = Self> + crate::simd::Load;
     /// Lanes in [`Real::Simd`].
     const LANES: usize;
     /// Loads the first [`Real::LANES`] values of `s` into a vector. Panics if `s` is shorter.

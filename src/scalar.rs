@@ -4,7 +4,7 @@
 use crate::real::{Lane, Real};
 
 macro_rules! scalar_lane {
-    ($t:ty, $int:ty, $dtype:literal, $simd:ty, $fast_hi:expr) => {
+    ($t:ty, $int:ty, $dtype:literal, $simd:ty, $simd4:ty, $fast_hi:expr) => {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
@@ -123,6 +123,7 @@ macro_rules! scalar_lane {
             }
 
             type Simd = $simd;
+            type Simd4 = $simd4;
             const LANES: usize = core::mem::size_of::<$simd>() / core::mem::size_of::<$t>();
             #[inline(always)]
             fn load(s: &[$t]) -> $simd {
@@ -136,12 +137,20 @@ macro_rules! scalar_lane {
     };
 }
 
-scalar_lane!(f32, i32, "float32", crate::simd::F32s, (1u64 << 60) as f32);
+scalar_lane!(
+    f32,
+    i32,
+    "float32",
+    crate::simd::F32s,
+    ::wide::f32x4,
+    (1u64 << 60) as f32
+);
 scalar_lane!(
     f64,
     i64,
     "float64",
     crate::simd::F64s,
+    ::wide::f64x4,
     f64::from_bits((1023 + 400) << 52)
 );
 
