@@ -43,8 +43,10 @@
 //!
 //! A 4-wide bounding volume hierarchy (`bvh.rs`): Morton order, split at the highest differing
 //! bit, leaves of at most 4 walls, exact boxes. A ray walks it with one slab test per node for
-//! its four children, nearest child first, and tests the walls of the leaves it reaches; the
-//! walk stops at nodes that begin beyond the closest hit so far. [`Scene::refit`] keeps the
+//! its four children (vector lanes), nearest child first (for any hit too), and tests the
+//! walls of the leaves it reaches four at a time; the walk skips nodes that begin beyond the
+//! closest hit so far. The walk is bound by its memory reads, so a batch of many rays is cast
+//! in the Morton order of the rays' origins, and the answers put back in place. [`Scene::refit`] keeps the
 //! topology and recomputes the boxes (walls that moved a little); a rebuild is one call to
 //! [`Scene::new`].
 //!
@@ -1048,11 +1050,11 @@ impl<'s, F: Real> Search<'s, F> {
         if done {
             return;
         }
-        let ordered = !self.any;
         let mut slab = self.slab;
         let stack = core::mem::take(self.stack);
         let mut stack = stack;
-        scene.bvh.walk(&mut slab, ordered, &mut stack, |k, slab| {
+        // Nearest first for any hit too: the first hit found is then usually near.
+        scene.bvh.walk(&mut slab, true, &mut stack, |k, slab| {
             let stop = self.offer_leaf(k.start);
             *slab = self.slab;
             stop
