@@ -363,7 +363,7 @@ impl<F: Real> Scene<F> {
         check_t_max(t_max)?;
         out.check(rays.len())?;
         let n = rays.len();
-        if n < ORDER_MIN {
+        if !ordered_batch(n) {
             chunks(n, out, |start, end, mut o| {
                 let mut stack = Vec::with_capacity(STACK);
                 for i in start..end {
@@ -394,7 +394,7 @@ impl<F: Real> Scene<F> {
         check_t_max(t_max)?;
         check_len("out", rays.len(), out.len())?;
         let n = rays.len();
-        if n >= ORDER_MIN {
+        if ordered_batch(n) {
             let order = self.ray_order(rays);
             let hits = in_order(&order, false, |i, stack| {
                 self.any(&rays.ray(i), t_max, stack)
@@ -626,6 +626,12 @@ impl<T: Send> SplitOutput for Flags<'_, T> {
 /// From this many rays a batch is cast in the Morton order of the rays' origins
 /// ([`Scene::ray_order`]), the answers put back in place after.
 const ORDER_MIN: usize = 4 * CHUNK;
+
+/// Whether a batch of `n` rays is cast in the Morton order of their origins (their indices
+/// must fit the order's `u32`s).
+fn ordered_batch(n: usize) -> bool {
+    (ORDER_MIN..=u32::MAX as usize).contains(&n)
+}
 
 /// `f(order[q], stack)` for every `q`, in that order, as a vector in that order: rayon tasks
 /// of [`CHUNK`] queries for large batches. Each answer is its query's own.
