@@ -1,6 +1,7 @@
 //! Scenes: closest hit through the index against the brute force (`cast_segments`) and
 //! parry2d's `Polyline` (its BVH) in the same groups; the index at 10⁵ and 10⁶ walls on one and
-//! two threads; any hit; lidar scans; the build and the refit. Walls from
+//! two threads (10⁶ rays, also sorted by origin beforehand); any hit; lidar scans; the build
+//! and the refit. Walls from
 //! `workload::SceneKind` (city blocks, random), rays incoherent (origins anywhere in the scene,
 //! directions at random). Throughput is in rays. Inputs are made before timing; hit counts are
 //! checked in setup (the index against the brute force bit for bit where the brute force is
@@ -146,13 +147,38 @@ fn scene_vs_brute(c: &mut Criterion) {
     group.finish();
 }
 
+/// `rays` sorted by the Morton code of their origins (16 bits a coordinate over their box).
+fn by_origin(rays: &Rays<f32>) -> Rays<f32> {
+    let r = rays.as_ref();
+    let all: Vec<_> = (0..rays.len()).map(|i| r.ray(i)).collect();
+    let (mut lo, mut hi) = ([f32::INFINITY; 2], [-f32::INFINITY; 2]);
+    for a in &all {
+        lo = [lo[0].min(a.ox), lo[1].min(a.oy)];
+        hi = [hi[0].max(a.ox), hi[1].max(a.oy)];
+    }
+    let q = |v: f32, k: usize| (((v - lo[k]) / (hi[k] - lo[k]).max(1e-30)) * 65535.0) as u32;
+    let spread = |mut v: u32| {
+        v = (v | (v << 8)) & 0x00FF_00FF;
+        v = (v | (v << 4)) & 0x0F0F_0F0F;
+        v = (v | (v << 2)) & 0x3333_3333;
+        (v | (v << 1)) & 0x5555_5555
+    };
+    let mut keyed: Vec<_> = all
+        .into_iter()
+        .map(|a| (spread(q(a.ox, 0)) | (spread(q(a.oy, 1)) << 1), a))
+        .collect();
+    keyed.sort_by_key(|k| k.0);
+    let rows: Vec<_> = keyed.into_iter().map(|k| k.1).collect();
+    Rays::from_rows(&rows)
+}
+
 fn scene_large(c: &mut Criterion) {
     let mut group = c.benchmark_group("scene_large");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(5));
     let (one, two) = (pool(1), pool(2));
-    let n = 100_000;
+    let n = 1_000_000;
     for kind in SceneKind::ALL {
         for m in [100_000usize, 1_000_000] {
             let walls = kind.walls::<f32>(m, 3);
@@ -177,7 +203,7 @@ fn scene_large(c: &mut Criterion) {
                 .unwrap();
             assert_eq!(any.iter().filter(|&&a| a).count(), out.hits());
             assert!(
-                close(out.hits(), parry_cast(&p, &prays[..10_000]) * 10),
+                close(out.hits(), parry_cast(&p, &prays[..10_000]) * 100),
                 "{} hits",
                 out.hits()
             );
@@ -206,6 +232,17 @@ fn scene_large(c: &mut Criterion) {
                     one.install(|| {
                         scene
                             .any_hit(&rays.as_ref(), f32::INFINITY, &mut any)
+                            .unwrap()
+                    })
+                })
+            });
+            // The same rays in the Morton order of their origins (nearby rays after each other).
+            let sorted = by_origin(&rays);
+            group.bench_function(id("scene-1t-rays-by-origin"), |bench| {
+                bench.iter(|| {
+                    one.install(|| {
+                        scene
+                            .cast(&sorted.as_ref(), f32::INFINITY, out.all())
                             .unwrap()
                     })
                 })

@@ -328,6 +328,9 @@ pub trait Real:
     /// are `simd::Level`'s, and `simd::dispatch!` picks one per batch).
     #[doc(hidden)]
     type Simd<I: crate::simd::isa::Isa>: crate::simd::Vector<Self>;
+    /// A vector of four lanes of this type at the baseline level, whatever the CPU's (the
+    /// scene's 4-wide nodes and leaves).
+    type Simd4: Lane<Scalar = Self> + crate::simd::Load;
 }
 
 /// Writes `f` of each lane of `v` to `out[..L::WIDTH]` (for outputs that are not floats:

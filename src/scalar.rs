@@ -4,7 +4,7 @@
 use crate::real::{Lane, Real};
 
 macro_rules! scalar_lane {
-    ($t:ty, $int:ty, $dtype:literal, $simd:ident, $fast_hi:expr) => {
+    ($t:ty, $int:ty, $dtype:literal, $simd:ident, $simd4:ty, $fast_hi:expr) => {
         impl Lane for $t {
             type Mask = bool;
             type Scalar = $t;
@@ -123,12 +123,13 @@ macro_rules! scalar_lane {
             }
 
             type Simd<I: crate::simd::isa::Isa> = I::$simd;
+            type Simd4 = $simd4;
         }
     };
 }
 
-scalar_lane!(f32, i32, "float32", F32, (1u64 << 60) as f32);
-scalar_lane!(f64, i64, "float64", F64, f64::from_bits((1023 + 400) << 52));
+scalar_lane!(f32, i32, "float32", F32, ::wide::f32x4, (1u64 << 60) as f32);
+scalar_lane!(f64, i64, "float64", F64, ::wide::f64x4, f64::from_bits((1023 + 400) << 52));
 
 #[cfg(test)]
 mod tests {

@@ -87,6 +87,21 @@ pub(crate) struct SegLanes<L> {
     ey: L,
 }
 
+impl<L: Lane> SegLanes<L> {
+    /// One segment per lane: start, end and `E = P1 − P0` (as [`Row`] computes it).
+    #[inline(always)]
+    pub(crate) fn new(sx: L, sy: L, x1: L, y1: L, ex: L, ey: L) -> Self {
+        SegLanes {
+            sx,
+            sy,
+            x1,
+            y1,
+            ex,
+            ey,
+        }
+    }
+}
+
 /// What one segment gives each lane's ray: `t`, `s = sn / ad`, and whether it is a hit in
 /// `[0, t_max]`. For a crossing, the caller's `t < best.t` is part of the test: it makes
 /// `t ≤ t_max` and refuses the `t = +∞` of a parallel segment (or of an overflow).
@@ -101,11 +116,27 @@ pub(crate) struct Candidate<L: Lane> {
 /// The hit of one segment per lane; see the module docs for the cases.
 #[inline(always)]
 pub(crate) fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -> Candidate<L> {
+    let (c, collinear) = crossing(ray, g.sx, g.sy, g.ex, g.ey);
+    finish_collinear(ray, t_max, g, c, collinear)
+}
+
+/// The part of [`candidate`] that reads only `P0` and `E`: its answer where the ray and the
+/// segment are not collinear, and the lanes where they are (`den = sn = 0`), which
+/// [`candidate`] then finishes from `P1` (a caller may skip that when no lane is collinear:
+/// the bits are the same). A hit needs `0 ≤ sn' ≤ |den|` in either case (a collinear lane
+/// has `sn' = ±0 = |den|`).
+#[inline(always)]
+pub(crate) fn crossing<L: Lane>(
+    ray: &RayLanes<L>,
+    sx: L,
+    sy: L,
+    ex: L,
+    ey: L,
+) -> (Candidate<L>, L::Mask) {
     let zero = L::splat(L::Scalar::ZERO);
-    let one = L::splat(L::Scalar::ONE);
-    let (wx, wy) = (g.sx - ray.ox, g.sy - ray.oy);
-    let den = ray.dx * g.ey - ray.dy * g.ex;
-    let tn = wx * g.ey - wy * g.ex;
+    let (wx, wy) = (sx - ray.ox, sy - ray.oy);
+    let den = ray.dx * ey - ray.dy * ex;
+    let tn = wx * ey - wy * ex;
     let sn = wx * ray.dy - wy * ray.dx;
     // Fold the sign of the denominator into `s`'s numerator. `tn / den` is the same quotient
     // as `±tn / |den|` (IEEE division is symmetric in sign). A crossing needs `0 ≤ t` (it may
@@ -114,15 +145,28 @@ pub(crate) fn candidate<L: Lane>(ray: &RayLanes<L>, t_max: L, g: &SegLanes<L>) -
     let ad = den.abs();
     let sp = L::select(den.lt(zero), -sn, sn);
     let t = tn / den;
-    let mut c = Candidate {
+    let c = Candidate {
         t,
         sn: sp,
         ad,
         hit: zero.le(t) & zero.le(sp) & sp.le(ad),
     };
+    (c, den.eq_(zero) & sn.eq_(zero))
+}
 
-    let collinear = den.eq_(zero) & sn.eq_(zero);
+/// [`candidate`]'s collinear lanes, from [`crossing`]'s answer.
+#[inline(always)]
+pub(crate) fn finish_collinear<L: Lane>(
+    ray: &RayLanes<L>,
+    t_max: L,
+    g: &SegLanes<L>,
+    mut c: Candidate<L>,
+    collinear: L::Mask,
+) -> Candidate<L> {
     if L::any(collinear) {
+        let zero = L::splat(L::Scalar::ZERO);
+        let one = L::splat(L::Scalar::ONE);
+        let (wx, wy) = (g.sx - ray.ox, g.sy - ray.oy);
         // Parameters along the larger component of D, exact ratios of the rounded differences.
         let along_x = ray.dy.abs().le(ray.dx.abs());
         let (ux, uy) = (g.x1 - ray.ox, g.y1 - ray.oy);

@@ -114,6 +114,7 @@ wide_lane!(wide::f32x8, f32, wide::i32x8, low_bytes_f32x8, rows_f32x8);
 wide_lane!(wide::f64x4, f64, wide::i64x4, low_bytes_each, rows_f64x4);
 wide_lane!(wide::f32x16, f32, wide::i32x16, low_bytes_each);
 wide_lane!(wide::f64x8, f64, wide::i64x8, low_bytes_each);
+wide_lane!(wide::f32x4, f32, wide::i32x4, low_bytes_each);
 
 /// [`Lane::write_low_bytes`] lane by lane.
 #[inline(always)]

@@ -631,7 +631,13 @@ fn scene_workload<F: Real>(
 #[test]
 fn city_and_random_scenes_match_the_brute_force() {
     for kind in SceneKind::ALL {
-        for &(m, n) in &[(1usize, 100usize), (7, 300), (100, 2000), (5000, 3000)] {
+        for &(m, n) in &[
+            (1usize, 100usize),
+            (7, 300),
+            (100, 2000),
+            (5000, 3000),
+            (2000, 5000),
+        ] {
             let (w, r) = scene_workload::<f32>(kind, m, n, m as u64);
             let hits = check_scene(&w, &r, f32::INFINITY);
             check_scene(&w, &r, 4.0);

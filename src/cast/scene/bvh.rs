@@ -7,6 +7,10 @@
 //!         the larger of its parts again until it has 4 children or every part is a leaf
 //!         (at most LEAF walls, contiguous in the sorted order)
 //!         boxes bottom-up, exact (min / max of the wall coordinates, no rounding)
+//! store:  the walls in leaf order, each as a hot row (P0 and E = P1 − P0: what a ray reads
+//!         first, 4 to a cache line for f32) and a cold one (P1 and the index), both followed
+//!         by LEAF − 1 NaN walls, so that a leaf's test reads LEAF rows from its start
+//!         whatever its count
 //! refit:  the same topology, every box recomputed from the walls (children before parents:
 //!         nodes are stored parents first)
 //! ```
@@ -74,7 +78,7 @@ impl<F: Real> Bounds<F> {
         }
     }
 
-    fn of_rows(rows: &[Row<F>]) -> Self {
+    fn of_rows(rows: impl Iterator<Item = Row<F>>) -> Self {
         let mut b = Self::empty();
         for r in rows {
             b.add(r.sx, r.sy);
@@ -130,17 +134,21 @@ impl<F: Real> Node<F> {
     }
 }
 
-/// The tree: `rows` in leaf order, `nodes` parents first, `root` a child reference ([`EMPTY`]
-/// for no walls, a leaf reference for a few).
+/// The tree: the walls in leaf order (`hot`: each wall's `(sx, sy, ex, ey)`, `cold`: its
+/// `(x1, y1, j)`; both padded with `LEAF − 1` NaN walls), `nodes` parents first, `root` a child
+/// reference ([`EMPTY`] for no walls, a leaf reference for a few).
 #[derive(Clone, Debug)]
 pub(crate) struct Bvh<F> {
-    pub rows: Vec<Row<F>>,
+    pub hot: Vec<[F; 4]>,
+    pub cold: Vec<[F; 3]>,
+    /// How many walls.
+    pub len: usize,
     pub nodes: Vec<Node<F>>,
     pub root: u32,
 }
 
 /// A Morton code of 16 + 16 bits: `x`'s bits in the even places.
-fn morton(x: u32, y: u32) -> u32 {
+pub(crate) fn morton(x: u32, y: u32) -> u32 {
     fn spread(mut v: u32) -> u32 {
         v &= 0xFFFF;
         v = (v | (v << 8)) & 0x00FF_00FF;
@@ -153,7 +161,7 @@ fn morton(x: u32, y: u32) -> u32 {
 }
 
 /// Sorts `(code, index)` pairs by code (stable), in three passes of 11 bits.
-fn radix_sort(keys: &mut Vec<(u32, u32)>) {
+pub(crate) fn radix_sort(keys: &mut Vec<(u32, u32)>) {
     let mut tmp = vec![(0u32, 0u32); keys.len()];
     for pass in 0..3 {
         let shift = pass * 11;
@@ -177,15 +185,11 @@ fn radix_sort(keys: &mut Vec<(u32, u32)>) {
 }
 
 impl<F: Real> Bvh<F> {
-    /// The tree over `rows` (finite walls; their order is the tree's choice).
-    pub(crate) fn build(rows: Vec<Row<F>>) -> Self {
+    /// The tree over `rows` (finite walls), and the rows in the tree's order.
+    pub(crate) fn build(rows: Vec<Row<F>>) -> (Self, Vec<Row<F>>) {
         let n = rows.len();
         if n == 0 {
-            return Bvh {
-                rows,
-                nodes: Vec::new(),
-                root: EMPTY,
-            };
+            return (Bvh::store(&rows, Vec::new(), EMPTY), rows);
         }
         let mid = |r: &Row<F>| {
             (
@@ -226,11 +230,67 @@ impl<F: Real> Bvh<F> {
         let (root, _) = b.subtree(0, n);
         let mut nodes = b.nodes;
         nodes.shrink_to_fit();
+        (Bvh::store(&sorted, nodes, root), sorted)
+    }
+
+    /// The tree of `nodes` and `root` over `rows` (in leaf order).
+    fn store(rows: &[Row<F>], nodes: Vec<Node<F>>, root: u32) -> Self {
+        let nan = F::NAN;
+        let pad = LEAF - 1;
+        let mut hot = Vec::with_capacity(rows.len() + pad);
+        let mut cold = Vec::with_capacity(rows.len() + pad);
+        hot.extend(rows.iter().map(|r| [r.sx, r.sy, r.ex, r.ey]));
+        cold.extend(rows.iter().map(|r| [r.x1, r.y1, r.j]));
+        hot.resize(rows.len() + pad, [nan; 4]);
+        cold.resize(rows.len() + pad, [nan; 3]);
         Bvh {
-            rows: sorted,
+            hot,
+            cold,
+            len: rows.len(),
             nodes,
             root,
         }
+    }
+
+    /// Wall `p` of the tree's order.
+    #[inline(always)]
+    pub(crate) fn row(&self, p: usize) -> Row<F> {
+        let ([sx, sy, ex, ey], [x1, y1, j]) = (self.hot[p], self.cold[p]);
+        Row {
+            sx,
+            sy,
+            x1,
+            y1,
+            ex,
+            ey,
+            j,
+        }
+    }
+
+    /// Replaces wall `p` of the tree's order (the boxes wait for [`Bvh::refit`]).
+    pub(crate) fn set_row(&mut self, p: usize, r: &Row<F>) {
+        self.hot[p] = [r.sx, r.sy, r.ex, r.ey];
+        self.cold[p] = [r.x1, r.y1, r.j];
+    }
+
+    /// Every wall, in the tree's order.
+    pub(crate) fn rows(&self) -> impl Iterator<Item = Row<F>> + '_ {
+        (0..self.len).map(|p| self.row(p))
+    }
+
+    /// The walls of `range` (of the tree's order).
+    pub(crate) fn rows_of(
+        &self,
+        range: core::ops::Range<usize>,
+    ) -> impl Iterator<Item = Row<F>> + '_ {
+        range.map(|p| self.row(p))
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.hot.capacity() * core::mem::size_of::<[F; 4]>()
+            + self.cold.capacity() * core::mem::size_of::<[F; 3]>()
+            + self.nodes.capacity() * core::mem::size_of::<Node<F>>()
     }
 
     /// Recomputes every box from `rows` (changed in place, same order), keeping the topology.
@@ -241,7 +301,7 @@ impl<F: Real> Bvh<F> {
                 let b = if c == EMPTY {
                     continue;
                 } else if let Some(r) = as_leaf(c) {
-                    Bounds::of_rows(&self.rows[r])
+                    Bounds::of_rows(self.rows_of(r))
                 } else {
                     self.nodes[c as usize].bounds()
                 };
@@ -273,7 +333,8 @@ impl<F: Real> Builder<'_, F> {
     /// The subtree over walls `lo..hi`: its reference and box.
     fn subtree(&mut self, lo: usize, hi: usize) -> (u32, Bounds<F>) {
         if hi - lo <= LEAF {
-            return (leaf_ref(lo, hi - lo), Bounds::of_rows(&self.rows[lo..hi]));
+            let rows = self.rows[lo..hi].iter().copied();
+            return (leaf_ref(lo, hi - lo), Bounds::of_rows(rows));
         }
         let mut parts = [(0usize, 0usize); WIDTH];
         parts[0] = (lo, hi);
