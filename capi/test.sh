@@ -61,4 +61,13 @@ else
   echo "FAIL the example's output differs from the page's (diff above)"
   exit 1
 fi
+# README.md shows the same example: its first ```c block must be the page's.
+awk '$0 == "```c" { inside = 1; next } inside && $0 == "```" { exit } inside { print }' README.md \
+  > "$work/readme.c"
+if diff -u "$work/example.c" "$work/readme.c"; then
+  echo "ok   README.md's C example is the page's"
+else
+  echo "FAIL README.md's C example differs from docs/guide/c.md's (diff above)"
+  exit 1
+fi
 echo "capi: all checks passed"

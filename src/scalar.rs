@@ -129,7 +129,14 @@ macro_rules! scalar_lane {
 }
 
 scalar_lane!(f32, i32, "float32", F32, ::wide::f32x4, (1u64 << 60) as f32);
-scalar_lane!(f64, i64, "float64", F64, ::wide::f64x4, f64::from_bits((1023 + 400) << 52));
+scalar_lane!(
+    f64,
+    i64,
+    "float64",
+    F64,
+    ::wide::f64x4,
+    f64::from_bits((1023 + 400) << 52)
+);
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use slabclip::io::Format;
 use slabclip::{Algorithm, Real};
 
-/// Prints the version, the algorithms (and what `auto` picks), the precisions, the best SIMD
+/// Prints the version, the algorithms (and what `auto` picks), the precisions, the CPU, the best SIMD
 /// level the CPU supports and the one the kernels run at, the input formats, and the
 /// number of threads rayon would use (one per core unless `RAYON_NUM_THREADS` says otherwise).
 pub fn run() {
@@ -19,6 +19,7 @@ pub fn run() {
         slabclip::kernels::auto_rule()
     );
     let _ = writeln!(s, "precisions: {}, {}", f32::DTYPE, f64::DTYPE);
+    let _ = writeln!(s, "cpu:        {}", cpu());
     let (detected, running) = (slabclip::simd::detected(), slabclip::simd::level());
     let _ = writeln!(s, "simd cpu:   {detected} (best this CPU runs)");
     let _ = writeln!(
@@ -38,4 +39,24 @@ pub fn run() {
         rayon::current_num_threads()
     );
     crate::cli::print(&s);
+}
+
+/// The CPU's model and clock, as `/proc/cpuinfo` gives them (`AMD EPYC 7B13, 2445 MHz`), for
+/// `info` and `compare`'s reports: speed figures depend on both. `unknown` where that file is
+/// missing (not Linux) or says neither.
+pub fn cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    match (field("model name"), field("cpu MHz")) {
+        (Some(m), Some(mhz)) => format!("{m}, {} MHz", mhz.split('.').next().unwrap_or(&mhz)),
+        (Some(m), None) => m,
+        (None, Some(mhz)) => format!("{mhz} MHz"),
+        (None, None) => "unknown".to_string(),
+    }
 }

@@ -165,6 +165,7 @@ pub fn run(args: &CompareArgs) -> Result<(), Error> {
         version: env!("CARGO_PKG_VERSION"),
         simd_built: slabclip::simd::BUILT_LEVEL,
         simd_cpu: slabclip::simd::detected().describe(),
+        cpu: crate::cli::info::cpu(),
         simd_runs: slabclip::simd::level().describe(),
         threads: args.threads,
         emit: args.emit,

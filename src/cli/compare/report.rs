@@ -15,6 +15,8 @@ pub struct Report {
     pub simd_built: &'static str,
     /// The best level the CPU supports.
     pub simd_cpu: &'static str,
+    /// The CPU's model and clock (`/proc/cpuinfo`): in-cache figures follow the clock.
+    pub cpu: String,
     /// The level the kernels ran at (`SLABCLIP_SIMD` lowers it).
     pub simd_runs: &'static str,
     /// Threads in the pool the timed runs used.
@@ -127,7 +129,7 @@ impl WorkloadReport {
         let [x0, y0, x1, y1] = self.rect;
         let _ = writeln!(
             s,
-            "{}: {} segments, {}{seed}, rect {x0},{y0},{x1},{y1}, --emit {} ({} B in + {} B out per segment), {threads}, median of {} samples of at least {} ms, SIMD {} (CPU's best: {})",
+            "{}: {} segments, {}{seed}, rect {x0},{y0},{x1},{y1}, --emit {} ({} B in + {} B out per segment), {threads}, median of {} samples of at least {} ms, SIMD {} (CPU's best: {}), {}",
             self.name,
             self.n,
             self.dtype,
@@ -138,6 +140,7 @@ impl WorkloadReport {
             report.sample_ms,
             report.simd_runs,
             report.simd_cpu,
+            report.cpu,
         );
         let class = report.emit == Emit::Class;
         let _ = write!(
