@@ -18,11 +18,6 @@ python=${PYTHON:-python3}
 echo "== cargo test"
 cargo test
 
-# The Python tests compare bit for bit with the command line built from the same sources.
-echo "== cargo build --release (the slabclip binary the Python tests compare against, and the"
-echo "   clip_calls example that the benchmark script's smoke test runs)"
-cargo build --release --bin slabclip --example clip_calls
-
 if [ -x capi/test.sh ]; then
   echo "== the C interface (capi/test.sh)"
   capi/test.sh
@@ -71,6 +66,10 @@ levels=${SLABCLIP_TEST_LEVELS:-$(PATH=$clean_path python -c \
   'import slabclip; print(" ".join(slabclip.simd_levels()))')}
 for level in $levels; do
   echo "== pytest python/tests against the wheel, SLABCLIP_SIMD=$level, no cargo or rustc on PATH"
-  PATH=$clean_path SLABCLIP_SIMD=$level SLABCLIP_BIN="$root/target/release/slabclip" \
+  # The Python tests compare bit for bit with the command line built from the same sources, and
+  # the benchmark script's smoke test runs the clip_calls example: both as `cargo test` built
+  # them above (the optimised test profile).
+  PATH=$clean_path SLABCLIP_SIMD=$level SLABCLIP_BIN="$root/target/debug/slabclip" \
+    SLABCLIP_CLIP_CALLS="$root/target/debug/examples/clip_calls" \
     pytest -q -p no:cacheprovider python/tests
 done

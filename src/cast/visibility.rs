@@ -27,7 +27,7 @@
 //!     where the wall seen changes at a group's ray, the boundary leaves the old wall and joins
 //!     the new one along that ray: a vertex on each (a point of the group on the wall's line,
 //!     else the ray's cut with the wall, computed in f64)
-//!     drop repeated and collinear vertices
+//!     drop repeated and collinear vertices, and spikes whose sides end within 4 ulps
 //! ```
 //!
 //! Every decision is an exact orientation predicate (`robust::orient2d`: exact for `f64` inputs,
@@ -1041,6 +1041,9 @@ fn sweep<A: Arith, F: Real>(o: Pt, rect: &Rect<F>, pieces: &[[Pt; 2]], s: &mut V
         }
     }
     simplify::<A>(&mut s.verts);
+    if drop_rounding_spikes::<F>(&mut s.verts) {
+        simplify::<A>(&mut s.verts);
+    }
 }
 
 /// Where the ray of group `g` (through the points `evs`) meets wall `w`: its endpoint there,
@@ -1104,6 +1107,37 @@ fn simplify<A: Arith>(v: &mut Vec<Pt>) {
     }
     out.drain(..front);
     *v = out;
+}
+
+/// Drops the tip of every spike whose two sides end within 4 ulps of each other: a wall's
+/// endpoint seen exactly edge-on through a point that is made twice (the crossing of two walls,
+/// and the ray's cut through that endpoint with one of them: one exact point, two roundings).
+/// Such a spike's width is rounding alone, and its sides could cross each other; without its
+/// tip the ring stays simple and differs from the exact polygon by less than the made points'
+/// own error. Returns whether it dropped any.
+fn drop_rounding_spikes<F: Real>(v: &mut Vec<Pt>) -> bool {
+    let n = v.len();
+    if n < 4 {
+        return false;
+    }
+    let eps = 2.0 * (1.0 - F::ONE_BELOW.to_f64());
+    let near = |p: f64, q: f64| (p - q).abs() <= 4.0 * eps * p.abs().max(q.abs());
+    let close = |a: Pt, c: Pt| near(a.x, c.x) && near(a.y, c.y);
+    let tips: Vec<bool> = (0..n)
+        .map(|i| {
+            let (a, b, c) = (v[(i + n - 1) % n], v[i], v[(i + 1) % n]);
+            close(a, c) && !close(a, b)
+        })
+        .collect();
+    if !tips.contains(&true) {
+        return false;
+    }
+    let mut k = 0;
+    v.retain(|_| {
+        k += 1;
+        !tips[k - 1]
+    });
+    true
 }
 
 /// The visibility polygon of `viewpoint` among `walls` inside `bounds` (SPEC §2): the closure

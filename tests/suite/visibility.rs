@@ -1170,6 +1170,18 @@ fn prop_run<F: Real>(o: (f64, f64), w: &[[f64; 4]]) -> Result<(), TestCaseError>
         .map_err(|e| TestCaseError::fail(format!("{} o = {o:?}, walls = {w:?}: {e}", F::DTYPE)))
 }
 
+/// A wall's endpoint seen exactly edge-on through the crossing of two walls: `O = (0, 5)`,
+/// `(1, 1)` and the crossing `(8/7, 3/7)` on one line. In `f32` the crossing and the ray's cut
+/// through `(1, 1)` round apart, and the spike between them had sides that crossed.
+#[test]
+fn an_endpoint_edge_on_through_a_crossing_leaves_no_spike() {
+    let walls = [[2.0, 0.0, 0.0, 1.0], [1.0, 1.0, 3.0, -7.0]];
+    for o in [(0.0, 5.0), (1.0 - 3.0 / 7.0, 1.0 + 4.0 * (3.0 / 7.0))] {
+        prop_run::<f32>(o, &walls).unwrap();
+        prop_run::<f64>(o, &walls).unwrap();
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 
