@@ -3,14 +3,12 @@
 #   1. the Rust suite exactly as `cargo test` (every SIMD level the CPU has, in one binary);
 #   2. the C interface: capi/'s own tests, and a C program built with the system `cc`;
 #   3. the Python package built as the wheel users install, put into a fresh virtual environment
-#      with no Rust toolchain on PATH, and its pytest suite run against it at every SIMD level
-#      this CPU runs (SLABCLIP_SIMD).
+#      with no Rust toolchain on PATH, and its pytest suite run against it (which compares the
+#      bits of every SIMD level this CPU runs, forcing each in turn).
 #
 #   ./scripts/test.sh              everything
 #   SLABCLIP_VENV=DIR              the test environment (default target/py-venv; made afresh)
 #   PYTHON=python3.12              the interpreter the environments are made from
-#   SLABCLIP_TEST_LEVELS="v3 v1"   the SIMD levels pytest runs at, whole suite at the first
-#                                  (default: all this CPU has, best first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -18,6 +16,10 @@ python=${PYTHON:-python3}
 
 echo "== cargo test"
 cargo test
+
+# The release builds below (the C library, the wheel) carry no debug info: a shorter build, and
+# a smaller wheel, as a user's `pip wheel` or `cargo build --release` for shipping would be.
+export CARGO_PROFILE_RELEASE_DEBUG=0
 
 if [ -x capi/test.sh ]; then
   echo "== the C interface (capi/test.sh)"
@@ -63,21 +65,13 @@ if PATH=$clean_path command -v cargo >/dev/null || PATH=$clean_path command -v r
   exit 1
 fi
 
-# Every level this CPU runs, best first. The best runs the whole suite; each lower one runs
-# every test whose answers come from the kernels, and leaves out those the level cannot change
-# (the docs' snippets, the benchmark script's smoke test, the zero-copy memory measure, Dask's
-# scheduling), which keeps CI within its time.
-levels=${SLABCLIP_TEST_LEVELS:-$(PATH=$clean_path python -c \
-  'import slabclip; print(" ".join(reversed(slabclip.simd_levels())))')}
-skip=()
-for level in $levels; do
-  echo "== pytest python/tests against the wheel, SLABCLIP_SIMD=$level, no cargo or rustc on PATH"
-  # The Python tests compare bit for bit with the command line built from the same sources, and
-  # the benchmark script's smoke test runs the clip_calls example: both as `cargo test` built
-  # them above (the optimised test profile).
-  PATH=$clean_path SLABCLIP_SIMD=$level SLABCLIP_BIN="$root/target/debug/slabclip" \
-    SLABCLIP_CLIP_CALLS="$root/target/debug/examples/clip_calls" \
-    pytest -q -p no:cacheprovider python/tests "${skip[@]}"
-  skip=(--ignore=python/tests/test_docs.py --ignore=python/tests/test_bench.py
-        --ignore=python/tests/test_memory.py --ignore=python/tests/test_dask.py)
-done
+# At the best SIMD level this CPU runs (or SLABCLIP_SIMD's, if set). test_clip.py's
+# test_simd_levels_give_the_same_bits forces every other level the CPU has from inside this one
+# run and compares the kernels' bits; the Rust suite above ran every level too.
+echo "== pytest python/tests against the wheel, no cargo or rustc on PATH"
+# The Python tests compare bit for bit with the command line built from the same sources, and
+# the benchmark script's smoke test runs the clip_calls example: both as `cargo test` built
+# them above (the optimised test profile).
+PATH=$clean_path SLABCLIP_BIN="$root/target/debug/slabclip" \
+  SLABCLIP_CLIP_CALLS="$root/target/debug/examples/clip_calls" \
+  pytest -q -p no:cacheprovider python/tests

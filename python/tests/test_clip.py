@@ -42,11 +42,16 @@ def test_simd_levels_give_the_same_bits():
     assert start == (env if env in levels else levels[-1])
     segs = slabclip.workload("mixed", 1003, seed=7)
     rays = np.concatenate([segs[:, :2], segs[:, 2:] - segs[:, :2]], axis=1)
-    walls = slabclip.workload("uniform", 97, seed=8)
+    walls = slabclip.workload("mixed", 97, seed=8)
+
+    walk = 0.5 + np.cumsum(np.random.default_rng(9).normal(size=(600, 2)) * 0.05, axis=0)
+    offsets = np.array([0, 2, 250, 600])
+    scene = slabclip.Scene(walls)
 
     def outputs():
         return [slabclip.clip(segs, RECT), slabclip.grid_pieces(segs, (0, 0, 1, 1), (7, 5)),
-                slabclip.cast_rect(rays, RECT), slabclip.cast_segments(rays, walls)]
+                slabclip.cast_rect(rays, RECT), slabclip.cast_segments(rays, walls),
+                slabclip.clip_lines(walk, offsets, RECT), scene.cast(rays)]
 
     try:
         want = outputs()
