@@ -137,6 +137,10 @@ def simd_levels() -> list:
     vectors of other architectures), then ``"v3"`` (AVX2 and FMA) and ``"v4"`` (AVX-512) where
     the CPU has them. Every level gives the same bits; the best runs unless lowered.
 
+    Raises
+    ------
+    Nothing: every CPU runs ``"v1"``.
+
     Example
     -------
     >>> simd_levels()[0]
