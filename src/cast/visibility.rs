@@ -10,7 +10,9 @@
 //! once per set of walls (VisibilityWalls::new):
 //!     keep the finite walls of positive length whose clip by the rect (SPEC §1) has positive
 //!     length and does not lie along the rect's boundary
-//!     split them where they cross (the crossing computed in f64, rounded to F), where an
+//!     split them where they cross (the crossing computed in f64, rounded to F; where it may
+//!     be one exact point with another cut of the same wall, as when three walls meet, the
+//!     exact crossing rounded to nearest, so that every pair makes the same point), where an
 //!     endpoint of one lies inside another, and where collinear walls overlap
 //!     clip every piece to the rect (SPEC §1: cut points exactly on the edges; a wall far
 //!     longer than the rect by the exact clip of `reference`, rounded once); drop duplicates
@@ -602,8 +604,8 @@ fn split_walls<F: Real>(rect: &Rect<F>, walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
             .0
             .total_cmp(&bx(&walls[j as usize]).0)
     });
-    // (wall, split point)
-    let mut cuts: Vec<(u32, Pt)> = Vec::new();
+    let mut cuts: Vec<Cut> = Vec::new();
+    let mut crossings: Vec<Crossing> = Vec::new();
     for (k, &i) in order.iter().enumerate() {
         let wi = &walls[i as usize];
         let bi = bx(wi);
@@ -618,9 +620,9 @@ fn split_walls<F: Real>(rect: &Rect<F>, walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
                 continue;
             }
             if !(long_i || is_long(rect, wj[0], wj[1])) {
-                pair_cuts::<Fast, F>(i, wi, j, wj, &mut cuts);
+                pair_cuts::<Fast, F>(i, wi, j, wj, &mut cuts, &mut crossings);
             } else {
-                pair_cuts::<Exact, F>(i, wi, j, wj, &mut cuts);
+                pair_cuts::<Exact, F>(i, wi, j, wj, &mut cuts, &mut crossings);
             }
         }
     }
@@ -628,7 +630,7 @@ fn split_walls<F: Real>(rect: &Rect<F>, walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
         return walls.to_vec();
     }
     // Order each wall's cuts along it: by the coordinate of its longer axis (exact for points
-    // on its line; a rounded crossing is within an ulp of it), then the other.
+    // on its line; a rounded crossing is within its error of it), then the other.
     let key = |w: u32, p: Pt| {
         let wall = &walls[w as usize];
         let (dx, dy) = (wall[1].x - wall[0].x, wall[1].y - wall[0].y);
@@ -643,18 +645,24 @@ fn split_walls<F: Real>(rect: &Rect<F>, walls: &[[Pt; 2]]) -> Vec<[Pt; 2]> {
             (u, v)
         }
     };
-    cuts.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0).then_with(|| {
-            let (ka, kb) = (key(a.0, a.1), key(b.0, b.1));
-            ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+    let sort = |cuts: &mut Vec<Cut>| {
+        cuts.sort_unstable_by(|a, b| {
+            a.wall.cmp(&b.wall).then_with(|| {
+                let (ka, kb) = (key(a.wall, a.p), key(b.wall, b.p));
+                ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+            })
         })
-    });
+    };
+    sort(&mut cuts);
+    if canonical_crossings::<F>(walls, &mut cuts, &mut crossings) {
+        sort(&mut cuts);
+    }
     let mut out = Vec::with_capacity(n + cuts.len());
     let mut c = 0;
     for (i, w) in walls.iter().enumerate() {
         let mut from = w[0];
-        while c < cuts.len() && cuts[c].0 as usize == i {
-            let p = cuts[c].1;
+        while c < cuts.len() && cuts[c].wall as usize == i {
+            let p = cuts[c].p;
             if p != from && p != w[1] {
                 out.push([from, p]);
                 from = p;
@@ -679,13 +687,36 @@ fn strictly_inside(w: &[Pt; 2], p: Pt) -> bool {
     }
 }
 
+/// A point where a wall is split: a made crossing (`crossing` its index) or an input point
+/// (`crossing == NONE`).
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    wall: u32,
+    p: Pt,
+    crossing: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A proper crossing of walls `i` and `j`, made once and shared by both.
+#[derive(Clone, Copy, Debug)]
+struct Crossing {
+    i: u32,
+    j: u32,
+    p: Pt,
+    /// A bound on the distance (in each coordinate) from `p` to the exact crossing, or `0.0`
+    /// when `p` is already the exact crossing rounded to nearest.
+    err: f64,
+}
+
 /// The cuts the pair `i`, `j` makes in each other.
 fn pair_cuts<A: Arith, F: Real>(
     i: u32,
     wi: &[Pt; 2],
     j: u32,
     wj: &[Pt; 2],
-    cuts: &mut Vec<(u32, Pt)>,
+    cuts: &mut Vec<Cut>,
+    crossings: &mut Vec<Crossing>,
 ) {
     let d1 = A::orient(wi[0], wi[1], wj[0]);
     let d2 = A::orient(wi[0], wi[1], wj[1]);
@@ -701,22 +732,136 @@ fn pair_cuts<A: Arith, F: Real>(
         // A proper crossing: one made point, shared by both walls.
         let x = A::cut(wj[0], wj[1], wi[0], wi[1]);
         let x = round_into::<F>(x, wi[0], wi[1]);
-        let x = round_into::<F>(x, wj[0], wj[1]);
-        cuts.push((i, x));
-        cuts.push((j, x));
+        let p = round_into::<F>(x, wj[0], wj[1]);
+        let err = if A::KEYS {
+            crossing_error::<F>(wi, wj, p)
+        } else {
+            0.0
+        };
+        let crossing = crossings.len() as u32;
+        crossings.push(Crossing { i, j, p, err });
+        cuts.push(Cut {
+            wall: i,
+            p,
+            crossing,
+        });
+        cuts.push(Cut {
+            wall: j,
+            p,
+            crossing,
+        });
         return;
     }
     // Endpoints of one on the other (a T, or a collinear overlap): cut at those input points.
     for (d, p) in [(d1, wj[0]), (d2, wj[1])] {
         if d == 0 && strictly_inside(wi, p) {
-            cuts.push((i, p));
+            cuts.push(Cut {
+                wall: i,
+                p,
+                crossing: NONE,
+            });
         }
     }
     for (d, p) in [(d3, wi[0]), (d4, wi[1])] {
         if d == 0 && strictly_inside(wj, p) {
-            cuts.push((j, p));
+            cuts.push(Cut {
+                wall: j,
+                p,
+                crossing: NONE,
+            });
         }
     }
+}
+
+/// A generous bound on how far [`Fast::cut`]'s crossing of `wi` and `wj`, rounded to `F`, lies
+/// from the exact one in each coordinate: the determinants' rounding grows with the walls'
+/// span over the sine of their angle, and the rounding to `F` adds an ulp.
+fn crossing_error<F: Real>(wi: &[Pt; 2], wj: &[Pt; 2], p: Pt) -> f64 {
+    let (ux, uy) = (wi[1].x - wi[0].x, wi[1].y - wi[0].y);
+    let (vx, vy) = (wj[1].x - wj[0].x, wj[1].y - wj[0].y);
+    let sine = det2(ux, uy, vx, vy).abs() / (ux.hypot(uy) * vx.hypot(vy));
+    let span = [wi[0], wi[1], wj[0], wj[1]]
+        .iter()
+        .flat_map(|q| [(q.x - p.x).abs(), (q.y - p.y).abs()])
+        .fold(0.0, f64::max);
+    let ulp_f = 2.0 * (1.0 - F::ONE_BELOW.to_f64());
+    let e = 64.0 * f64::EPSILON * span / sine + 2.0 * ulp_f * p.x.abs().max(p.y.abs());
+    if e.is_finite() {
+        e
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Makes every crossing that might be the same exact point as another cut of one of its walls
+/// (three or more walls through one point, or a wall's endpoint on the crossing of two others)
+/// the exact crossing rounded to nearest: the same exact point then gives the same made point
+/// from every pair, and no wall is split twice within rounding of one point. The rest keep
+/// their fast point. `cuts` is sorted along each wall. Returns whether any point moved.
+fn canonical_crossings<F: Real>(
+    walls: &[[Pt; 2]],
+    cuts: &mut [Cut],
+    crossings: &mut [Crossing],
+) -> bool {
+    let err = |c: &Cut| {
+        if c.crossing == NONE {
+            0.0
+        } else {
+            crossings[c.crossing as usize].err
+        }
+    };
+    let mut redo = vec![false; crossings.len()];
+    let mut start = 0;
+    while start < cuts.len() {
+        let wall = cuts[start].wall;
+        let mut end = start;
+        let mut widest = 0.0f64;
+        while end < cuts.len() && cuts[end].wall == wall {
+            widest = widest.max(err(&cuts[end]));
+            end += 1;
+        }
+        if widest > 0.0 {
+            let w = &walls[wall as usize];
+            let x_major = (w[1].x - w[0].x).abs() >= (w[1].y - w[0].y).abs();
+            for a in start..end {
+                let ca = cuts[a];
+                for cb in &cuts[a + 1..end] {
+                    let (dx, dy) = ((ca.p.x - cb.p.x).abs(), (ca.p.y - cb.p.y).abs());
+                    // Sorted along the wall's major axis: later cuts are only farther.
+                    if (if x_major { dx } else { dy }) > err(&ca) + widest {
+                        break;
+                    }
+                    let reach = err(&ca) + err(cb);
+                    if reach > 0.0 && dx.max(dy) <= reach {
+                        for c in [ca.crossing, cb.crossing] {
+                            if c != NONE {
+                                redo[c as usize] = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        start = end;
+    }
+    if !redo.contains(&true) {
+        return false;
+    }
+    for (k, c) in crossings.iter_mut().enumerate() {
+        if redo[k] {
+            let (wi, wj) = (&walls[c.i as usize], &walls[c.j as usize]);
+            let x = Exact::cut(wj[0], wj[1], wi[0], wi[1]);
+            let x = round_into::<F>(x, wi[0], wi[1]);
+            c.p = round_into::<F>(x, wj[0], wj[1]);
+            c.err = 0.0;
+        }
+    }
+    for c in cuts.iter_mut() {
+        if c.crossing != NONE && redo[c.crossing as usize] {
+            c.p = crossings[c.crossing as usize].p;
+        }
+    }
+    true
 }
 
 /// The half-plane of the direction `p − o`: 0 for angles in `[0, π)`, 1 for `[π, 2π)`.

@@ -1182,6 +1182,28 @@ fn an_endpoint_edge_on_through_a_crossing_leaves_no_spike() {
     }
 }
 
+/// Three walls through one point that no float holds, `(5/3, 2/3)`: each pair's crossing,
+/// made alone, rounds a little differently, and the walls were split at four points within
+/// ulps of each other, whose edges crossed. Crossings that may be one point are made exact.
+#[test]
+fn three_walls_through_one_crossing_split_at_one_point() {
+    let walls = [
+        [7.0, -2.0, -7.0, 5.0],
+        [3.0, 1.0, -5.0, -1.0],
+        [-5.0, -6.0, 3.0, 2.0],
+    ];
+    for o in [(-5.0, -2.5), (0.0, 0.0), (2.0, -3.0), (-1.0, 3.0)] {
+        prop_run::<f32>(o, &walls).unwrap();
+        prop_run::<f64>(o, &walls).unwrap();
+    }
+    // A wall's endpoint exactly on the crossing of two others.
+    let walls = [[0.0, 0.0, 3.0, 1.0], [0.0, 1.0, 3.0, 0.0], [1.5, 0.5, 1.5, 4.0]];
+    for o in [(1.0, 3.0), (2.5, 0.5), (1.5, -1.0)] {
+        prop_run::<f32>(o, &walls).unwrap();
+        prop_run::<f64>(o, &walls).unwrap();
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 
