@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The one test command (README "Two commands", and what CI runs):
 #   1. the Rust suite exactly as `cargo test` (every SIMD level the CPU has, in one binary);
-#   2. the Python package built as the wheel users install, put into a fresh virtual environment
-#      with no Rust toolchain on PATH, and its pytest suite run against it (which compares the
-#      bits of every SIMD level this CPU runs, forcing each in turn).
+#   2. the Python package built as the wheel users install;
+#   3. the C interface (capi/test.sh): its header is current, and a C program built with the
+#      system cc checks it bit for bit against the library (the same release build of the
+#      library as the wheel's, compiled once);
+#   4. the wheel put into a fresh virtual environment with no Rust toolchain on PATH, and its
+#      pytest suite run against it (which compares the bits of every SIMD level this CPU runs,
+#      forcing each in turn).
 #
 #   ./scripts/test.sh              everything
+#   SLABCLIP_TEST_HEAVY=1          the heavy property tests at their full count of cases (CI
+#                                  sets it; by default an eighth, a few minutes less)
 #   SLABCLIP_VENV=DIR              the test environment (default target/py-venv; made afresh)
 #   PYTHON=python3.12              the interpreter the environments are made from
 set -euo pipefail
@@ -16,11 +22,10 @@ python=${PYTHON:-python3}
 echo "== cargo test"
 cargo test
 
-# The C interface's own test command, capi/test.sh (a C program built with the system `cc`
-# against the library, bit for bit), takes about 7 minutes more; CI's time keeps it out of here.
-#
-# The release build below (the wheel) carries no debug info: a shorter build, and
+# The release builds below (the wheel, the C library) carry no debug info: a shorter build, and
 # a smaller wheel, as a user's `pip wheel` or `cargo build --release` for shipping would be.
+# Both go to the root's target folder with the same profile, so the library and its
+# dependencies are compiled once for the two.
 export CARGO_PROFILE_RELEASE_DEBUG=0
 
 # The wheel: maturin from its own small environment, the extension in release into the root's
@@ -39,6 +44,9 @@ CARGO_TARGET_DIR="$root/target" "$build_venv/bin/maturin" build --release --quie
   --manifest-path python/Cargo.toml --out "$root/target/wheels"
 wheel=$(ls "$root"/target/wheels/slabclip-*-abi3-*.whl)
 echo "   $(basename "$wheel")"
+
+echo "== capi/test.sh (the C interface)"
+CARGO_TARGET_DIR="$root/target" ./capi/test.sh
 
 # A fresh environment, as a user's: the wheel and the test dependencies from PyPI, nothing
 # built here.

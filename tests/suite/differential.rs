@@ -26,7 +26,7 @@ fn check_all<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(CASES), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn every_algorithm_f32_meets_the_contract(seed in any::<u64>()) {
@@ -79,7 +79,7 @@ fn simd_batch<F: TestFloat>(seeds: &[u64]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3_000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(3_000), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn vector_kernels_give_slab_scalar_bits_f32(seeds in proptest::collection::vec(any::<u64>(), 0..70)) {

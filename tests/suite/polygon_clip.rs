@@ -226,7 +226,7 @@ fn check_seed_at_scale<F: TestFloat>(seed: u64, huge: bool) -> Result<(), TestCa
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES / 4, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(CASES / 4), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn segments_polygon_at_extreme_scales_f32(seed in any::<u64>(), huge in any::<bool>()) {
@@ -301,7 +301,7 @@ fn segments_against_squares_whose_sides_overflow() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(CASES), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn segments_polygon_f32(seed in any::<u64>()) {

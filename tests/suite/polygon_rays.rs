@@ -285,7 +285,7 @@ fn check_seed_at_scale<F: TestFloat>(seed: u64, huge: bool) -> Result<(), TestCa
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES / 4, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(CASES / 4), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn rays_polygon_at_extreme_scales_f32(seed in any::<u64>(), huge in any::<bool>()) {
@@ -373,7 +373,7 @@ fn rays_against_a_square_whose_sides_overflow() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(CASES), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn rays_polygon_f32(seed in any::<u64>()) {

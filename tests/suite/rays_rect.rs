@@ -34,7 +34,7 @@ fn check_seed<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(CASES), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn ray_rect_f32_meets_the_contract(seed in any::<u64>()) {

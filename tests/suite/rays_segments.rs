@@ -211,7 +211,7 @@ fn check_seed<F: TestFloat>(seed: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::budget(CASES), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn rays_segments_f32_closest_hit(seed in any::<u64>()) {

@@ -12,6 +12,7 @@
 //! * `cast_segments_with`: every method the brute force's bits, on both sides of `index_pays`.
 //! * Bad input is an error, never a panic.
 
+use crate::common;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -349,7 +350,7 @@ fn adversarial_scenes_f64() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(common::budget(2000)))]
 
     #[test]
     fn adversarial_scenes_proptest(seed in any::<u64>(), wide in any::<bool>()) {
@@ -957,7 +958,8 @@ fn sight_case<F: Real>(seed: u64) -> [usize; 3] {
 #[test]
 fn line_of_sight_against_the_exact_reference() {
     let mut counts = [0; 3];
-    for seed in 0..400 {
+    let seeds = common::budget(400);
+    for seed in 0..seeds as u64 {
         for (k, c) in sight_case::<f32>(seed)
             .iter()
             .chain(&sight_case::<f64>(seed))
@@ -967,13 +969,13 @@ fn line_of_sight_against_the_exact_reference() {
         }
     }
     assert!(
-        counts.iter().all(|&c| c > 1000),
+        counts.iter().all(|&c| c > 2 * seeds as usize),
         "visible / blocked / invalid: {counts:?}"
     );
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig::with_cases(common::budget(500)))]
 
     #[test]
     fn line_of_sight_proptest(seed in any::<u64>()) {

@@ -1197,7 +1197,11 @@ fn three_walls_through_one_crossing_split_at_one_point() {
         prop_run::<f64>(o, &walls).unwrap();
     }
     // A wall's endpoint exactly on the crossing of two others.
-    let walls = [[0.0, 0.0, 3.0, 1.0], [0.0, 1.0, 3.0, 0.0], [1.5, 0.5, 1.5, 4.0]];
+    let walls = [
+        [0.0, 0.0, 3.0, 1.0],
+        [0.0, 1.0, 3.0, 0.0],
+        [1.5, 0.5, 1.5, 4.0],
+    ];
     for o in [(1.0, 3.0), (2.5, 0.5), (1.5, -1.0)] {
         prop_run::<f32>(o, &walls).unwrap();
         prop_run::<f64>(o, &walls).unwrap();
