@@ -10,8 +10,8 @@
 #      forcing each in turn).
 #
 #   ./scripts/test.sh              everything
-#   SLABCLIP_TEST_HEAVY=1          the heavy property tests at their full count of cases (CI
-#                                  sets it; by default an eighth, a few minutes less)
+#   SLABCLIP_TEST_HEAVY=1          the heavy property tests at their full count of cases (by
+#                                  default an eighth: about 3 minutes less)
 #   SLABCLIP_VENV=DIR              the test environment (default target/py-venv; made afresh)
 #   PYTHON=python3.12              the interpreter the environments are made from
 set -euo pipefail

@@ -11,9 +11,9 @@ pub mod runner;
 
 use slabclip::{Algorithm, ClipOutput, ClipResults, Real, Rect, SegmentSource, Segments};
 
-/// How many cases a heavy property test runs: all `full` of them when `SLABCLIP_TEST_HEAVY=1`
-/// (CI sets it), an eighth by default, so that the everyday test command stays short. Both draw
-/// from the same generators; the heavy run only looks longer.
+/// How many cases a heavy property test runs: all `full` of them when `SLABCLIP_TEST_HEAVY=1`,
+/// an eighth by default, so that the everyday test command stays short. Both draw from the
+/// same generators; the heavy run only looks longer.
 pub fn budget(full: u32) -> u32 {
     match std::env::var("SLABCLIP_TEST_HEAVY") {
         Ok(v) if v == "1" => full,
