@@ -2,8 +2,9 @@
 //! 8 and 4: `simd/levels.rs`).
 //!
 //! Every operation is an IEEE operation per lane (no approximate reciprocals), `Neg` only flips
-//! the sign bit, and `min_any`/`max_any` are `wide`'s `fast_min`/`fast_max` (one `minps`/`maxps`
-//! with the operands in order), so a kernel run on these lanes gives the bits it gives on scalars.
+//! the sign bit, and `min_any`/`max_any` follow x86's `minps`/`maxps` rule on every architecture
+//! (on x86 `wide`'s `fast_min`/`fast_max`, one instruction with the operands in order; elsewhere
+//! a compare and a select), so a kernel run on these lanes gives the bits it gives on scalars.
 
 use super::Load;
 use crate::real::Lane;
@@ -65,13 +66,28 @@ macro_rules! wide_lane {
             fn sqrt(self) -> $v {
                 <$v>::sqrt(self)
             }
+            // x86: `fast_min`/`fast_max` are one `minps`/`maxps`, whose rule is the contract's.
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             #[inline(always)]
             fn min_any(self, o: $v) -> $v {
                 self.fast_min(o)
             }
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             #[inline(always)]
             fn max_any(self, o: $v) -> $v {
                 self.fast_max(o)
+            }
+            // Elsewhere (NEON's `fmin` returns NaN, `fminnm` the number) the rule is spelled
+            // out: a compare and a select.
+            #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+            #[inline(always)]
+            fn min_any(self, o: $v) -> $v {
+                self.simd_lt(o).blend(self, o)
+            }
+            #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+            #[inline(always)]
+            fn max_any(self, o: $v) -> $v {
+                self.simd_gt(o).blend(self, o)
             }
             #[inline(always)]
             fn write(self, out: &mut [$t]) {
