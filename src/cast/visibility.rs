@@ -99,6 +99,9 @@ trait Arith {
     /// Where the line `u v` meets the segment `a b`, whose ends lie strictly on opposite sides
     /// of it (or one on it), as a point of the segment, in `f64`.
     fn cut(u: Pt, v: Pt, a: Pt, b: Pt) -> Pt;
+    /// A bound on how far [`crossing`]'s point for `wi`, `wj` (`p`) may lie from the exact
+    /// crossing in each coordinate; `0.0` where it is the exact crossing rounded to nearest.
+    fn crossing_error<F: Real>(wi: &[Pt; 2], wj: &[Pt; 2], p: Pt) -> f64;
     /// Whether events may be pre-sorted by a float pseudo-angle ([`sort_events`]).
     const KEYS: bool;
 }
@@ -130,6 +133,26 @@ fn det2(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
 
 impl Arith for Fast {
     const KEYS: bool = true;
+
+    /// The determinants' rounding grows with the walls' span over the sine of their angle; the
+    /// rounding to `F` adds an ulp. Generous: a wider bound only sends more crossings to
+    /// [`canonical_crossings`]' exact path.
+    fn crossing_error<F: Real>(wi: &[Pt; 2], wj: &[Pt; 2], p: Pt) -> f64 {
+        let (ux, uy) = (wi[1].x - wi[0].x, wi[1].y - wi[0].y);
+        let (vx, vy) = (wj[1].x - wj[0].x, wj[1].y - wj[0].y);
+        let sine = det2(ux, uy, vx, vy).abs() / (ux.hypot(uy) * vx.hypot(vy));
+        let span = [wi[0], wi[1], wj[0], wj[1]]
+            .iter()
+            .flat_map(|q| [(q.x - p.x).abs(), (q.y - p.y).abs()])
+            .fold(0.0, f64::max);
+        let ulp_f = 2.0 * (1.0 - F::ONE_BELOW.to_f64());
+        let e = 64.0 * f64::EPSILON * span / sine + 2.0 * ulp_f * p.x.abs().max(p.y.abs());
+        if e.is_nan() {
+            f64::INFINITY
+        } else {
+            e
+        }
+    }
 
     #[inline(always)]
     fn orient(a: Pt, b: Pt, c: Pt) -> i8 {
@@ -175,6 +198,10 @@ fn q_orient(a: Pt, b: Pt, c: Pt) -> BigRational {
 
 impl Arith for Exact {
     const KEYS: bool = false;
+
+    fn crossing_error<F: Real>(_: &[Pt; 2], _: &[Pt; 2], _: Pt) -> f64 {
+        0.0
+    }
 
     fn orient(a: Pt, b: Pt, c: Pt) -> i8 {
         let d = q_orient(a, b, c);
@@ -709,6 +736,14 @@ struct Crossing {
     err: f64,
 }
 
+/// The crossing of walls `wi` and `wj` (a proper one), rounded to `F` and clamped into both
+/// walls' boxes.
+fn crossing<A: Arith, F: Real>(wi: &[Pt; 2], wj: &[Pt; 2]) -> Pt {
+    let x = A::cut(wj[0], wj[1], wi[0], wi[1]);
+    let x = round_into::<F>(x, wi[0], wi[1]);
+    round_into::<F>(x, wj[0], wj[1])
+}
+
 /// The cuts the pair `i`, `j` makes in each other.
 fn pair_cuts<A: Arith, F: Real>(
     i: u32,
@@ -730,14 +765,8 @@ fn pair_cuts<A: Arith, F: Real>(
     }
     if d1 * d2 < 0 && d3 * d4 < 0 {
         // A proper crossing: one made point, shared by both walls.
-        let x = A::cut(wj[0], wj[1], wi[0], wi[1]);
-        let x = round_into::<F>(x, wi[0], wi[1]);
-        let p = round_into::<F>(x, wj[0], wj[1]);
-        let err = if A::KEYS {
-            crossing_error::<F>(wi, wj, p)
-        } else {
-            0.0
-        };
+        let p = crossing::<A, F>(wi, wj);
+        let err = A::crossing_error::<F>(wi, wj, p);
         let crossing = crossings.len() as u32;
         crossings.push(Crossing { i, j, p, err });
         cuts.push(Cut {
@@ -770,26 +799,6 @@ fn pair_cuts<A: Arith, F: Real>(
                 crossing: NONE,
             });
         }
-    }
-}
-
-/// A generous bound on how far [`Fast::cut`]'s crossing of `wi` and `wj`, rounded to `F`, lies
-/// from the exact one in each coordinate: the determinants' rounding grows with the walls'
-/// span over the sine of their angle, and the rounding to `F` adds an ulp.
-fn crossing_error<F: Real>(wi: &[Pt; 2], wj: &[Pt; 2], p: Pt) -> f64 {
-    let (ux, uy) = (wi[1].x - wi[0].x, wi[1].y - wi[0].y);
-    let (vx, vy) = (wj[1].x - wj[0].x, wj[1].y - wj[0].y);
-    let sine = det2(ux, uy, vx, vy).abs() / (ux.hypot(uy) * vx.hypot(vy));
-    let span = [wi[0], wi[1], wj[0], wj[1]]
-        .iter()
-        .flat_map(|q| [(q.x - p.x).abs(), (q.y - p.y).abs()])
-        .fold(0.0, f64::max);
-    let ulp_f = 2.0 * (1.0 - F::ONE_BELOW.to_f64());
-    let e = 64.0 * f64::EPSILON * span / sine + 2.0 * ulp_f * p.x.abs().max(p.y.abs());
-    if e.is_finite() {
-        e
-    } else {
-        f64::INFINITY
     }
 }
 
@@ -850,9 +859,7 @@ fn canonical_crossings<F: Real>(
     for (k, c) in crossings.iter_mut().enumerate() {
         if redo[k] {
             let (wi, wj) = (&walls[c.i as usize], &walls[c.j as usize]);
-            let x = Exact::cut(wj[0], wj[1], wi[0], wi[1]);
-            let x = round_into::<F>(x, wi[0], wi[1]);
-            c.p = round_into::<F>(x, wj[0], wj[1]);
+            c.p = crossing::<Exact, F>(wi, wj);
             c.err = 0.0;
         }
     }
