@@ -40,6 +40,98 @@ pub trait SegmentSource<F>: Sync {
     }
 }
 
+/// A reference to a source is the source: how any source, sized or not, is seen through
+/// `dyn SegmentSource` ([`Batch::of`]).
+impl<F: Real, S: SegmentSource<F> + ?Sized> SegmentSource<F> for &S {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+    #[inline(always)]
+    fn segment(&self, i: usize) -> Segment<F> {
+        (**self).segment(i)
+    }
+    fn columns(&self) -> Option<SegmentsRef<'_, F>> {
+        (**self).columns()
+    }
+    fn rows(&self) -> Option<&[Segment<F>]> {
+        (**self).rows()
+    }
+    fn batch_len(&self) -> usize {
+        (**self).batch_len()
+    }
+}
+
+/// Any [`SegmentSource`] as one concrete type, which the batch kernels are compiled for once
+/// per precision in this crate (`simd::entries`), instead of once per source type in every
+/// crate that calls them: columns and rows as they are (loaded as vectors), any other source
+/// behind `dyn` (gathered, one call per segment).
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub enum Batch<'a, F> {
+    /// Structure-of-arrays columns, and the whole batch's length ([`SegmentSource::batch_len`]).
+    Columns(SegmentsRef<'a, F>, usize),
+    /// Rows, and the whole batch's length.
+    Rows(&'a [Segment<F>], usize),
+    /// Anything else.
+    Other(&'a (dyn SegmentSource<F> + 'a)),
+}
+
+impl<'a, F: Real> Batch<'a, F> {
+    /// `input` as columns or rows where it has them, else behind `dyn`.
+    #[inline]
+    pub fn of<S: SegmentSource<F> + ?Sized>(input: &'a &'a S) -> Self {
+        let batch = input.batch_len();
+        if let Some(c) = input.columns() {
+            Batch::Columns(c, batch)
+        } else if let Some(r) = input.rows() {
+            Batch::Rows(r, batch)
+        } else {
+            Batch::Other(input)
+        }
+    }
+}
+
+impl<F: Real> SegmentSource<F> for Batch<'_, F> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        match self {
+            Batch::Columns(c, _) => c.len(),
+            Batch::Rows(r, _) => r.len(),
+            Batch::Other(s) => s.len(),
+        }
+    }
+    #[inline(always)]
+    fn segment(&self, i: usize) -> Segment<F> {
+        match self {
+            Batch::Columns(c, _) => c.segment(i),
+            Batch::Rows(r, _) => r[i],
+            Batch::Other(s) => s.segment(i),
+        }
+    }
+    #[inline(always)]
+    fn columns(&self) -> Option<SegmentsRef<'_, F>> {
+        match self {
+            Batch::Columns(c, _) => Some(*c),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn rows(&self) -> Option<&[Segment<F>]> {
+        match self {
+            Batch::Rows(r, _) => Some(r),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn batch_len(&self) -> usize {
+        match self {
+            Batch::Columns(_, n) | Batch::Rows(_, n) => *n,
+            Batch::Other(s) => s.batch_len(),
+        }
+    }
+}
+
 /// A borrowed structure-of-arrays batch: four caller slices of equal length, never copied.
 #[derive(Clone, Copy, Debug)]
 pub struct SegmentsRef<'a, F> {

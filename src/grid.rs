@@ -99,7 +99,7 @@
 //! into small reused lists and written straight into the columns, so that no list of pieces
 //! the size of the answer is made (first touching memory is what a large answer costs most).
 
-use crate::buffers::SegmentSource;
+use crate::buffers::{Batch, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
 use crate::kernels::contract::{Finished, RectLanes};
@@ -378,6 +378,17 @@ impl<F: Real> Grid<F> {
         options: &GridOptions,
         out: &mut Vec<Piece<F>>,
     ) {
+        F::grid_pieces(self, Batch::of(&input), range, options, out);
+    }
+
+    /// [`Grid::pieces_into`] itself, compiled once per precision (`simd::entries`).
+    pub(crate) fn pieces_batch(
+        &self,
+        input: &Batch<'_, F>,
+        range: core::ops::Range<usize>,
+        options: &GridOptions,
+        out: &mut Vec<Piece<F>>,
+    ) {
         let mut scratch = Scratch::default();
         if self.xy.len() > INDEX_BITS as usize {
             // Too many lines for indices in float lanes: one segment at a time.
@@ -386,7 +397,7 @@ impl<F: Real> Grid<F> {
             }
             return;
         }
-        dispatch!(I => self.pieces_lanes::<F::Simd<I>, S>(input, range, options, &mut scratch, out));
+        dispatch!(I => self.pieces_lanes::<F::Simd<I>, _>(input, range, options, &mut scratch, out));
     }
 
     /// [`Grid::pieces_into`]'s loop on `V` vectors.

@@ -260,6 +260,7 @@ pub trait Lane:
 pub trait Real:
     Lane<Mask = bool, Scalar = Self>
     + sealed::Sealed
+    + crate::simd::Kernels
     + PartialOrd
     + PartialEq
     + Debug

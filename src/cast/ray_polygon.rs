@@ -286,8 +286,19 @@ pub fn cast_polygon<F: Real>(
     check_t_max(t_max)?;
     let n = rays.len();
     out.check(n)?;
-    drive(rays, out, poly.edge_count(), &Query { poly, t_max, mode });
+    F::cast_polygon(poly, rays, t_max, mode, out);
     Ok(())
+}
+
+/// [`cast_polygon`] once its arguments are checked (`simd::entries`).
+pub(crate) fn cast_polygon_checked<F: Real>(
+    poly: &ConvexPolygon<F>,
+    rays: &RaysRef<'_, F>,
+    t_max: F,
+    mode: InsideMode,
+    out: PolygonCastOutput<'_, F>,
+) {
+    drive(rays, out, poly.edge_count(), &Query { poly, t_max, mode });
 }
 
 /// [`cast_polygon`] for the batch driver.

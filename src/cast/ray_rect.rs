@@ -358,8 +358,18 @@ pub fn cast_rect<F: Real>(
     check_t_max(t_max)?;
     let n = rays.len();
     out.check(n)?;
-    dispatch!(I => cast_with::<F, F::Simd<I>, _>(&Broadcast::new(rect), rays, t_max, out));
+    F::cast_rect(rect, rays, t_max, out);
     Ok(())
+}
+
+/// [`cast_rect`] at the chosen level, its arguments checked (`simd::entries`).
+pub(crate) fn cast_rect_checked<F: Real>(
+    rect: &Rect<F>,
+    rays: &RaysRef<'_, F>,
+    t_max: F,
+    out: &mut RectCastOutput<'_, F>,
+) {
+    dispatch!(I => cast_with::<F, F::Simd<I>, _>(&Broadcast::new(rect), rays, t_max, out));
 }
 
 /// Ray `i` against rect `i` (pairwise), on SIMD lanes with a scalar tail.
@@ -376,8 +386,18 @@ pub fn cast_rects<F: Real>(
     let n = rays.len();
     check_len("rects", n, rects.len())?;
     out.check(n)?;
-    dispatch!(I => cast_with::<F, F::Simd<I>, _>(rects, rays, t_max, out));
+    F::cast_rects(rects, rays, t_max, out);
     Ok(())
+}
+
+/// [`cast_rects`] at the chosen level, its arguments checked (`simd::entries`).
+pub(crate) fn cast_rects_checked<F: Real>(
+    rects: &[Rect<F>],
+    rays: &RaysRef<'_, F>,
+    t_max: F,
+    out: &mut RectCastOutput<'_, F>,
+) {
+    dispatch!(I => cast_with::<F, F::Simd<I>, _>(rects, rays, t_max, out));
 }
 
 #[cfg(test)]

@@ -499,13 +499,23 @@ pub fn cast_segments<F: Real>(
     check_count::<F>(segs)?;
     let n = rays.len();
     out.check(n)?;
+    F::cast_segments(rays, segs, t_max, out);
+    Ok(())
+}
+
+/// [`cast_segments`] once its arguments are checked (`simd::entries`).
+pub(crate) fn cast_segments_checked<F: Real>(
+    rays: &RaysRef<'_, F>,
+    segs: &SegmentsRef<'_, F>,
+    t_max: F,
+    out: SegmentsCastOutput<'_, F>,
+) {
     let table = Entry::table(segs);
     let query = Query {
         table: &table,
         t_max,
     };
     drive(rays, out, segs.columns().0.len(), &query);
-    Ok(())
 }
 
 /// [`cast_segments`] for the batch driver.

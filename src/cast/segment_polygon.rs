@@ -20,7 +20,7 @@
 //! P0)`, which for a slanted edge lies within rounding of the edge, not exactly on it.
 
 use super::polygon::{scaled_vertex, ConvexPolygon};
-use crate::buffers::{ClipOutput, SegmentSource};
+use crate::buffers::{Batch, ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Class, Segment};
 use crate::kernels::contract::{finish_range, Ends, FarEnds, Finished, Raw};
@@ -169,8 +169,17 @@ pub fn clip_polygon<F: Real, S: SegmentSource<F> + ?Sized>(
     out: &mut ClipOutput<'_, F>,
 ) -> Result<(), Error> {
     out.check_len(input.len())?;
-    dispatch!(I => clip_polygon_in::<F, F::Simd<I>, S>(poly, input, out));
+    F::clip_polygon(poly, Batch::of(&input), out);
     Ok(())
+}
+
+/// [`clip_polygon`] at the chosen level, the outputs' lengths checked (`simd::entries`).
+pub(crate) fn clip_polygon_batch<F: Real>(
+    poly: &ConvexPolygon<F>,
+    input: &Batch<'_, F>,
+    out: &mut ClipOutput<'_, F>,
+) {
+    dispatch!(I => clip_polygon_in::<F, F::Simd<I>, _>(poly, input, out));
 }
 
 /// [`clip_polygon`] on `V` vectors, the outputs' lengths checked.

@@ -24,7 +24,7 @@ use super::contract::{Finished, RectLanes};
 use super::simd_slab::{drive, Broadcast};
 use super::slab::slab_fast;
 use super::{Clip, ClipKernel, SlabScalar};
-use crate::buffers::{ClipOutput, SegmentSource};
+use crate::buffers::{Batch, ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -100,12 +100,23 @@ impl ClipKernel for Hybrid {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
+        F::hybrid(rect, Batch::of(&input), out);
+        Ok(())
+    }
+}
+
+impl Hybrid {
+    /// [`Hybrid::clip`] at the chosen level, the outputs' lengths checked (`simd::entries`).
+    pub(crate) fn clip_batch<F: Real>(
+        rect: &Rect<F>,
+        input: &Batch<'_, F>,
+        out: &mut ClipOutput<'_, F>,
+    ) {
         dispatch!(I => drive::<F, F::Simd<I>, _, _>(
             &Broadcast::new(rect),
             input,
             out,
             prefiltered::<F::Simd<I>>()
         ));
-        Ok(())
     }
 }

@@ -27,7 +27,7 @@
 
 use super::contract::{Finished, RectLanes};
 use super::simd_slab::{for_each_chunk, load_chunk, store_lanes, Placement};
-use crate::buffers::{ClipOutput, ClipResults, SegmentSource};
+use crate::buffers::{Batch, ClipOutput, ClipResults, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -119,8 +119,17 @@ impl NaiveSlab {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        dispatch!(I => Self::clip_lanes::<F, F::Simd<I>, S>(rect, input, out));
+        F::naive_slab(rect, Batch::of(&input), out);
         Ok(())
+    }
+
+    /// [`NaiveSlab::clip`] at the chosen level, the outputs' lengths checked (`simd::entries`).
+    pub(crate) fn clip_batch<F: Real>(
+        rect: &Rect<F>,
+        input: &Batch<'_, F>,
+        out: &mut ClipOutput<'_, F>,
+    ) {
+        dispatch!(I => Self::clip_lanes::<F, F::Simd<I>, _>(rect, input, out));
     }
 
     /// [`NaiveSlab::clip`] on `V` vectors, the outputs' lengths checked.

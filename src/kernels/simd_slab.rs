@@ -23,7 +23,7 @@
 use super::contract::{clipped, Finished, RectLanes};
 use super::slab::{slab_careful, slab_fast};
 use super::{Clip, ClipKernel, SlabScalar};
-use crate::buffers::{for_each_column_chunk, ClipOutput, SegmentSource};
+use crate::buffers::{for_each_column_chunk, Batch, ClipOutput, SegmentSource};
 use crate::error::Error;
 use crate::geom::{Rect, Segment};
 use crate::real::{Lane, Real};
@@ -563,6 +563,24 @@ impl SimdSlab {
         input: &S,
         out: &mut ClipOutput<'_, F>,
     ) {
+        F::simd_slab_pairwise(rects, Batch::of(&input), out)
+    }
+
+    /// [`SimdSlab::clip`] at the chosen level, the outputs' lengths checked (`simd::entries`).
+    pub(crate) fn clip_batch<F: Real>(
+        rect: &Rect<F>,
+        input: &Batch<'_, F>,
+        out: &mut ClipOutput<'_, F>,
+    ) {
+        dispatch!(I => drive::<F, F::Simd<I>, _, _>(&Broadcast::new(rect), input, out, fast::<F::Simd<I>>()))
+    }
+
+    /// [`SimdSlab::clip_pairwise`] at the chosen level (`simd::entries`).
+    pub(crate) fn pairwise_batch<F: Real>(
+        rects: &[Rect<F>],
+        input: &Batch<'_, F>,
+        out: &mut ClipOutput<'_, F>,
+    ) {
         dispatch!(I => drive::<F, F::Simd<I>, _, _>(rects, input, out, fast::<F::Simd<I>>()))
     }
 }
@@ -582,7 +600,7 @@ impl ClipKernel for SimdSlab {
         out: &mut ClipOutput<'_, F>,
     ) -> Result<(), Error> {
         out.check_len(input.len())?;
-        dispatch!(I => drive::<F, F::Simd<I>, _, _>(&Broadcast::new(rect), input, out, fast::<F::Simd<I>>()));
+        F::simd_slab(rect, Batch::of(&input), out);
         Ok(())
     }
 }

@@ -19,11 +19,13 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod entries;
 mod levels;
 pub mod wide;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub(crate) use entries::Kernels;
 pub(crate) use levels::dispatch;
 pub use levels::{available, detected, force, level, Level};
 
