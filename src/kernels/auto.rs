@@ -44,7 +44,6 @@ pub(super) fn clip<F: Real, S: SegmentSource<F> + ?Sized>(
     let n = input.len();
     out.check_len(n)?;
     if n < PARALLEL_MIN || crate::threads::available() < 2 {
-        // The batch itself, not a window over it: the kernel is instantiated for `S` directly.
         return SimdSlab::clip(rect, input, out);
     }
     in_pieces(n, out.reborrow(), &|range, mut out| {
