@@ -3,8 +3,7 @@
 #   1. the Rust suite exactly as `cargo test` (every SIMD level the CPU has, in one binary);
 #   2. the Python package built as the wheel users install;
 #   3. the C interface (capi/test.sh): its header is current, and a C program built with the
-#      system cc checks it bit for bit against the library (the same release build of the
-#      library as the wheel's, compiled once);
+#      system cc checks it bit for bit against the library;
 #   4. the wheel put into a fresh virtual environment with no Rust toolchain on PATH, and its
 #      pytest suite run against it (which compares the bits of every SIMD level this CPU runs,
 #      forcing each in turn).
@@ -19,24 +18,56 @@ cd "$(dirname "$0")/.."
 root=$PWD
 python=${PYTHON:-python3}
 
+# The two Python environments are made from PyPI in the background while the Rust code
+# compiles (they mostly download; the compiler computes): the build environment with maturin,
+# and a fresh test environment with the package's dependencies and test extras (read from
+# python/pyproject.toml), into which the wheel goes once it is built.
+mkdir -p "$root/target"
+build_venv=$root/target/build-venv
+venv=${SLABCLIP_VENV:-$root/target/py-venv}
+envs_log=$root/target/python-envs.log
+echo "== in the background: $build_venv (maturin) and a fresh $venv (log: $envs_log)"
+rm -rf "$venv"
+(
+  set -e
+  if [ ! -x "$build_venv/bin/maturin" ]; then
+    "$python" -m venv "$build_venv"
+    "$build_venv/bin/python" -m pip install --quiet --upgrade pip
+    "$build_venv/bin/python" -m pip install --quiet "maturin>=1.5,<2"
+  fi
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  "$venv/bin/python" - python/pyproject.toml > "$root/target/python-test-deps.txt" <<'PY'
+import sys
+try:
+    import tomllib
+except ImportError:  # before Python 3.11: the wheel's install below fetches them instead
+    sys.exit(0)
+project = tomllib.load(open(sys.argv[1], "rb"))["project"]
+print("\n".join(project["dependencies"] + project["optional-dependencies"]["test"]))
+PY
+  "$venv/bin/python" -m pip install --quiet -r "$root/target/python-test-deps.txt"
+) > "$envs_log" 2>&1 &
+envs=$!
+trap 'kill "$envs" 2>/dev/null || true' EXIT
+
 echo "== cargo test"
 cargo test
 
 # The release builds below (the wheel, the C library) carry no debug info: a shorter build, and
 # a smaller wheel, as a user's `pip wheel` or `cargo build --release` for shipping would be.
-# Both go to the root's target folder with the same profile, so the library and its
-# dependencies are compiled once for the two.
+# Both go to the root's target folder, so most dependencies are compiled once for the two (the
+# library itself is compiled for each: PyO3's and numpy's dependencies turn on features of
+# crates it shares with them).
 export CARGO_PROFILE_RELEASE_DEBUG=0
 
 # The wheel: maturin from its own small environment, the extension in release into the root's
 # target folder (the library's compiled dependencies are reused). abi3: one wheel for CPython
 # 3.9 and later; maturin checks the manylinux tag against the symbols the library links.
-build_venv=$root/target/build-venv
-if [ ! -x "$build_venv/bin/maturin" ]; then
-  echo "== creating $build_venv (maturin)"
-  "$python" -m venv "$build_venv"
-  "$build_venv/bin/python" -m pip install --quiet --upgrade pip
-  "$build_venv/bin/python" -m pip install --quiet "maturin>=1.5,<2"
+if ! wait "$envs"; then
+  cat "$envs_log" >&2
+  echo "error: making the Python environments failed (above)" >&2
+  exit 1
 fi
 echo "== maturin build --release (the abi3 wheel)"
 rm -rf "$root/target/wheels"
@@ -50,11 +81,7 @@ CARGO_TARGET_DIR="$root/target" ./capi/test.sh
 
 # A fresh environment, as a user's: the wheel and the test dependencies from PyPI, nothing
 # built here.
-venv=${SLABCLIP_VENV:-$root/target/py-venv}
-echo "== a fresh $venv: the wheel and the test dependencies"
-rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --upgrade pip
+echo "== the wheel into the fresh $venv"
 "$venv/bin/python" -m pip install --quiet "$wheel[test]"
 
 # PATH without any folder holding cargo or rustc: the installed wheel must need neither.
