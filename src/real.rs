@@ -70,6 +70,8 @@ pub trait Lane:
     fn eq_bits(self, o: Self) -> Self::Mask;
     /// Whether any lane of `m` is true.
     fn any(m: Self::Mask) -> bool;
+    /// Bit `l` set where lane `l` of `m` is true (a move-mask).
+    fn bits(m: Self::Mask) -> u64;
     /// `|self|` (clears the sign bit; NaN stays NaN).
     fn abs(self) -> Self;
     /// The square root, correctly rounded (IEEE), lane by lane.

@@ -50,6 +50,10 @@ macro_rules! scalar_lane {
                 m
             }
             #[inline(always)]
+            fn bits(m: bool) -> u64 {
+                u64::from(m)
+            }
+            #[inline(always)]
             fn abs(self) -> $t {
                 <$t>::abs(self)
             }

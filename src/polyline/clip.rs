@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::geom::Rect;
 use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::Real;
+use crate::simd::{dispatch, Vector};
 
 /// The rect of each item.
 #[derive(Clone, Copy)]
@@ -97,6 +98,17 @@ fn clip_layout<F: Real>(
     options: &PartOptions,
     out: &mut Parts<F>,
 ) {
+    F::clip_polylines(layout, rects, options, out);
+}
+
+/// [`clip_layout`] itself, compiled once per precision (`simd::entries`): each polyline at
+/// the chosen level (its windows' codes on that level's vectors).
+pub(crate) fn clip_layout_at<F: Real>(
+    layout: &Layout<'_, '_, F>,
+    rects: RectsFor<'_, F>,
+    options: &PartOptions,
+    out: &mut Parts<F>,
+) {
     layout.run(out, |block, out| {
         let coords = layout.lines.coords();
         layout.for_each_line(block, |line| {
@@ -109,7 +121,8 @@ fn clip_layout<F: Real>(
                 cell: None,
             };
             let mut j = Joiner::new(tag, options.points);
-            clip_line(&coords, line.vertices, rects.get(line.item), &mut j, out);
+            let (rect, vertices) = (rects.get(line.item), line.vertices);
+            dispatch!(I => clip_line::<F, F::Simd<I>>(&coords, vertices.clone(), rect, &mut j, out));
             j.close(out);
         });
     });
@@ -136,27 +149,33 @@ impl Codes {
     /// `hi = [xmax, ymax]`: 64 values at once on vectors ([`below_above`]), a shorter window
     /// padded.
     #[inline(always)]
-    fn of_interleaved<F: Real>(v: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
-        let mut pad = [F::ZERO; 2 * WINDOW];
-        let w = <&[F; 2 * WINDOW]>::try_from(v).unwrap_or_else(|_| {
-            pad[..v.len()].copy_from_slice(v);
-            &pad
-        });
-        let (lo, hi) = below_above(w, lo, hi);
+    fn of_interleaved<F: Real, V: Vector<F>>(v: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
+        let (lo, hi) = match <&[F; 2 * WINDOW]>::try_from(v) {
+            Ok(w) => below_above::<F, V, 64>(w, lo, hi),
+            Err(_) => Self::of_short::<F, V>(v, lo, hi),
+        };
         Codes { lo, hi }
+    }
+
+    /// The bits of fewer than 64 values (an array's last window), padded with zeros: out of the
+    /// loop, so that full windows do not clear a pad. Bits past `v.len()` are not read.
+    #[cold]
+    #[inline(never)]
+    fn of_short<F: Real, V: Vector<F>>(v: &[F], lo: [F; 2], hi: [F; 2]) -> (u64, u64) {
+        let mut pad = [F::ZERO; 2 * WINDOW];
+        pad[..v.len()].copy_from_slice(v);
+        below_above::<F, V, 64>(&pad, lo, hi)
     }
 
     /// The codes of vertices `x[k], y[k]` (at most 32 of them): each column's bits, spread to
     /// the even (`x`) and odd (`y`) positions.
     #[inline(always)]
-    fn of_columns<F: Real>(x: &[F], y: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
+    fn of_columns<F: Real, V: Vector<F>>(x: &[F], y: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
         let column = |c: &[F], lo: F, hi: F| {
-            let mut pad = [F::ZERO; WINDOW];
-            let w = <&[F; WINDOW]>::try_from(c).unwrap_or_else(|_| {
-                pad[..c.len()].copy_from_slice(c);
-                &pad
-            });
-            let (l, h) = below_above(w, [lo; 2], [hi; 2]);
+            let (l, h) = match <&[F; WINDOW]>::try_from(c) {
+                Ok(w) => below_above::<F, V, 32>(w, [lo; 2], [hi; 2]),
+                Err(_) => Self::of_short::<F, V>(c, [lo; 2], [hi; 2]),
+            };
             (spread(l as u32), spread(h as u32))
         };
         let (xl, xh) = column(x, lo[0], hi[0]);
@@ -184,38 +203,26 @@ impl Codes {
 }
 
 /// Bit `k` of `(below, above)`: `!(v[k] ≥ lo[k % 2])`, `!(v[k] ≤ hi[k % 2])` (both set for
-/// NaN), for `N` = 32 or 64 values: on `wide`'s vectors, a compare and a move-mask per
-/// vector (8 `f32` or 4 `f64` lanes), the same bits as the scalar compares.
+/// NaN), for `N` = 32 or 64 values: a compare and a move-mask per vector of `V` (the level's
+/// lanes), the same bits as the scalar compares.
 #[inline(always)]
-fn below_above<F: Real, const N: usize>(v: &[F; N], lo: [F; 2], hi: [F; 2]) -> (u64, u64) {
-    use wide::{f32x8, f64x4};
+fn below_above<F: Real, V: Vector<F>, const N: usize>(
+    v: &[F; N],
+    lo: [F; 2],
+    hi: [F; 2],
+) -> (u64, u64) {
+    // `V::WIDTH` is even: lane `l` holds an `x` where `l` is even, as the values do.
+    let (l, h) = (V::from_fn(|k| lo[k % 2]), V::from_fn(|k| hi[k % 2]));
     let (mut b, mut a) = (0u64, 0u64);
-    if core::mem::size_of::<F>() == 4 {
-        let v: &[f32] = bytemuck::cast_slice(&v[..]);
-        let (lo, hi): (&[f32], &[f32]) = (bytemuck::cast_slice(&lo), bytemuck::cast_slice(&hi));
-        let (l, h) = (
-            f32x8::from([lo[0], lo[1], lo[0], lo[1], lo[0], lo[1], lo[0], lo[1]]),
-            f32x8::from([hi[0], hi[1], hi[0], hi[1], hi[0], hi[1], hi[0], hi[1]]),
-        );
-        for (c, x) in v.chunks_exact(8).enumerate() {
-            let x = f32x8::from(<[f32; 8]>::try_from(x).expect("8 values"));
-            b |= u64::from((!x.simd_ge(l)).to_bitmask()) << (8 * c);
-            a |= u64::from((!x.simd_le(h)).to_bitmask()) << (8 * c);
-        }
-    } else {
-        let v: &[f64] = bytemuck::cast_slice(&v[..]);
-        let (lo, hi): (&[f64], &[f64]) = (bytemuck::cast_slice(&lo), bytemuck::cast_slice(&hi));
-        let (l, h) = (
-            f64x4::from([lo[0], lo[1], lo[0], lo[1]]),
-            f64x4::from([hi[0], hi[1], hi[0], hi[1]]),
-        );
-        for (c, x) in v.chunks_exact(4).enumerate() {
-            let x = f64x4::from(<[f64; 4]>::try_from(x).expect("4 values"));
-            b |= u64::from((!x.simd_ge(l)).to_bitmask()) << (4 * c);
-            a |= u64::from((!x.simd_le(h)).to_bitmask()) << (4 * c);
-        }
+    for (c, x) in v.chunks_exact(V::WIDTH).enumerate() {
+        let x = V::load(x);
+        b |= V::bits(x.ge(l)) << (V::WIDTH * c);
+        a |= V::bits(x.le(h)) << (V::WIDTH * c);
     }
-    (b, a)
+    // The compares found `v ≥ lo` and `v ≤ hi` (both false for NaN): their complements, over
+    // the `N` values.
+    let all = u64::MAX >> (64 - N);
+    (!b & all, !a & all)
 }
 
 /// Bit `k` of `x` moved to bit `2k`.
@@ -234,7 +241,8 @@ fn spread(x: u32) -> u64 {
 /// ([`Joiner::inside`]), misses skipped, every other segment clipped by
 /// [`SlabScalar::clip_one`] (the vector slab's bits: both run one body), its cut vertices
 /// [`Clip::segment`](crate::Clip::segment)'s.
-fn clip_line<F: Real>(
+#[inline(always)]
+fn clip_line<F: Real, V: Vector<F>>(
     coords: &Coords<'_, F>,
     vertices: Range<usize>,
     rect: &Rect<F>,
@@ -249,11 +257,11 @@ fn clip_line<F: Real>(
             // Values past the window's end (when the array has them) only fill the vectors:
             // their bits are not read.
             Coords::Interleaved(v) => {
-                Codes::of_interleaved(&v[2 * w..(2 * (w + WINDOW)).min(v.len())], lo, hi)
+                Codes::of_interleaved::<F, V>(&v[2 * w..(2 * (w + WINDOW)).min(v.len())], lo, hi)
             }
             Coords::Separated { x, y } => {
                 let end = (w + WINDOW).min(x.len());
-                Codes::of_columns(&x[w..end], &y[w..end], lo, hi)
+                Codes::of_columns::<F, V>(&x[w..end], &y[w..end], lo, hi)
             }
         };
         let (inside, careful) = codes.segments(e - w - 1);

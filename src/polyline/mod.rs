@@ -62,7 +62,7 @@ use crate::error::Error;
 use crate::geom::Segment;
 use crate::real::Real;
 
-mod clip;
+pub(crate) mod clip;
 mod join;
 pub mod tiles;
 

@@ -116,6 +116,11 @@ macro_rules! avx2_lane {
                 unsafe { $movemask(m.0) != 0 }
             }
             #[inline(always)]
+            fn bits(m: $v) -> u64 {
+                // SAFETY: these lanes run only on CPUs with AVX2 (the module's header).
+                unsafe { $movemask(m.0) as u32 as u64 }
+            }
+            #[inline(always)]
             fn abs(self) -> $v {
                 // SAFETY: these lanes run only on CPUs with AVX2 (the module's header).
                 $v(unsafe { $and(self.0, $from_int($set1_int(<$int>::MAX))) })

@@ -204,6 +204,10 @@ macro_rules! avx512_lane {
                 m.0 != 0
             }
             #[inline(always)]
+            fn bits(m: $m) -> u64 {
+                u64::from(m.0)
+            }
+            #[inline(always)]
             fn abs(self) -> $v {
                 // SAFETY: these lanes run only on CPUs with AVX-512 (the module's header).
                 $v(unsafe { $abs(self.0) })

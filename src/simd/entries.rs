@@ -14,6 +14,8 @@ use crate::cast::{
 };
 use crate::geom::Rect;
 use crate::grid::{Grid, GridOptions, Piece};
+use crate::polyline::clip::RectsFor;
+use crate::polyline::{Layout, PartOptions, Parts};
 use crate::SegmentsRef;
 
 /// The entry points, one per batch kernel; `Real`'s supertrait, so that generic code reaches
@@ -65,6 +67,15 @@ pub trait Kernels: Sized {
         t_max: Self,
         mode: InsideMode,
         out: PolygonCastOutput<'_, Self>,
+    );
+    /// The polyline clip (`Polylines::clip` and its kin). Its arguments are crate-private
+    /// types, as this trait is in effect.
+    #[allow(private_interfaces)]
+    fn clip_polylines(
+        layout: &Layout<'_, '_, Self>,
+        rects: RectsFor<'_, Self>,
+        options: &PartOptions,
+        out: &mut Parts<Self>,
     );
     /// `Grid::pieces_into`.
     fn grid_pieces(
@@ -143,6 +154,16 @@ macro_rules! kernels {
                 out: PolygonCastOutput<'_, $f>,
             ) {
                 crate::cast::ray_polygon::cast_polygon_checked(poly, rays, t_max, mode, out)
+            }
+            #[inline(never)]
+            #[allow(private_interfaces)]
+            fn clip_polylines(
+                layout: &Layout<'_, '_, $f>,
+                rects: RectsFor<'_, $f>,
+                options: &PartOptions,
+                out: &mut Parts<$f>,
+            ) {
+                crate::polyline::clip::clip_layout_at(layout, rects, options, out)
             }
             #[inline(never)]
             fn grid_pieces(

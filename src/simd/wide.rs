@@ -59,6 +59,10 @@ macro_rules! wide_lane {
                 m.any()
             }
             #[inline(always)]
+            fn bits(m: $v) -> u64 {
+                u64::from(m.to_bitmask())
+            }
+            #[inline(always)]
             fn abs(self) -> $v {
                 <$v>::abs(self)
             }

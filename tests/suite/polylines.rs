@@ -5,6 +5,7 @@
 //! buffered cell); watertight joints between tiles; 1, 2 and 3 threads; a named table of
 //! edge cases with hand-written answers; proptest scenes in both precisions.
 
+use crate::common;
 use proptest::prelude::*;
 use slabclip::grid::{Grid, GridOptions, Lines};
 use slabclip::reference::exact;
@@ -401,7 +402,7 @@ fn clip_matches_reference_f64() {
 /// is padded, or filled from the next polyline's values), each a walk in and out of the rect
 /// with long inside runs, ±0.0 and ulps-off values on the bounds, rarely a NaN or ±∞ (also at
 /// window edges), at every start offset modulo 32: interleaved and separated, against the
-/// reference.
+/// reference, at every SIMD level this CPU runs (the windows' codes are made on its vectors).
 fn clip_windows<F: Real>(seed: u64) {
     let mut rng = SplitMix64::new(seed);
     let rect = Rect::new(fl::<F>(0.0), fl(0.0), fl(1.0), fl(1.0)).unwrap();
@@ -451,12 +452,12 @@ fn clip_windows<F: Real>(seed: u64) {
 
 #[test]
 fn clip_windows_of_every_length_f32() {
-    clip_windows::<f32>(71);
+    common::levels::each(|_| clip_windows::<f32>(71));
 }
 
 #[test]
 fn clip_windows_of_every_length_f64() {
-    clip_windows::<f64>(72);
+    common::levels::each(|_| clip_windows::<f64>(72));
 }
 
 /// Long polylines: wholly inside, wholly beyond an edge, several in a row, crossing the
