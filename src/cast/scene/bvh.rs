@@ -26,6 +26,9 @@ pub(crate) const LEAF: usize = 4;
 pub(crate) const EMPTY: u32 = u32::MAX;
 /// Child references with this bit are leaves: `start << 4 | (count − 1)`.
 const LEAF_BIT: u32 = 1 << 31;
+/// How many walls ahead a gather in the tree's order prefetches: the rows are read at random,
+/// and each read waits on a cache miss and a page walk.
+const GATHER_AHEAD: usize = 32;
 /// The most walls a tree can hold (the leaf start's 27 bits).
 pub(crate) const MAX_WALLS: usize = 1 << 27;
 /// The deepest a traversal stack can need: three siblings pushed per level of a tree whose
@@ -185,12 +188,8 @@ pub(crate) fn radix_sort(keys: &mut Vec<(u32, u32)>) {
 }
 
 impl<F: Real> Bvh<F> {
-    /// The tree over `rows` (finite walls), and the rows in the tree's order.
-    pub(crate) fn build(rows: Vec<Row<F>>) -> (Self, Vec<Row<F>>) {
-        let n = rows.len();
-        if n == 0 {
-            return (Bvh::store(&rows, Vec::new(), EMPTY), rows);
-        }
+    /// The tree over `rows` (finite walls); [`Bvh::rows`] gives them back in the tree's order.
+    pub(crate) fn build(rows: Vec<Row<F>>) -> Self {
         let mid = |r: &Row<F>| {
             (
                 (r.sx.to_f64() + r.x1.to_f64()) * 0.5,
@@ -199,6 +198,7 @@ impl<F: Real> Bvh<F> {
         };
         let (mut lx, mut ly, mut hx, mut hy) =
             (f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY);
+        let n = rows.len();
         for r in &rows {
             let (x, y) = mid(r);
             lx = lx.min(x);
@@ -208,47 +208,55 @@ impl<F: Real> Bvh<F> {
         }
         let scale = |lo: f64, hi: f64| if hi > lo { 65535.0 / (hi - lo) } else { 0.0 };
         let (sx, sy) = (scale(lx, hx), scale(ly, hy));
-        let mut keys: Vec<(u32, u32)> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let (x, y) = mid(r);
-                let qx = ((x - lx) * sx).clamp(0.0, 65535.0) as u32;
-                let qy = ((y - ly) * sy).clamp(0.0, 65535.0) as u32;
-                (morton(qx, qy), i as u32)
-            })
-            .collect();
+        let mut keys: Vec<(u32, u32)> = Vec::with_capacity(n);
+        keys.extend(rows.iter().enumerate().map(|(i, r)| {
+            let (x, y) = mid(r);
+            let qx = ((x - lx) * sx).clamp(0.0, 65535.0) as u32;
+            let qy = ((y - ly) * sy).clamp(0.0, 65535.0) as u32;
+            (morton(qx, qy), i as u32)
+        }));
         radix_sort(&mut keys);
-        let sorted: Vec<Row<F>> = keys.iter().map(|&(_, i)| rows[i as usize]).collect();
-        let codes: Vec<u32> = keys.iter().map(|&(c, _)| c).collect();
-        drop(keys);
+        let ahead = |q: usize| keys.get(q + GATHER_AHEAD).map(|k| k.1 as usize);
+        let mut bvh = Bvh::store(keys.iter().enumerate().map(|(q, &(_, i))| {
+            if let Some(p) = ahead(q) {
+                crate::simd::prefetch(rows.as_ptr().wrapping_add(p), 0);
+            }
+            rows[i as usize]
+        }));
+        drop(rows);
+        if n == 0 {
+            return bvh;
+        }
         let mut b = Builder {
-            codes: &codes,
-            rows: &sorted,
+            keys: &keys,
+            bvh: &bvh,
             nodes: Vec::with_capacity(n / 3 + 1),
         };
         let (root, _) = b.subtree(0, n);
         let mut nodes = b.nodes;
         nodes.shrink_to_fit();
-        (Bvh::store(&sorted, nodes, root), sorted)
+        (bvh.nodes, bvh.root) = (nodes, root);
+        bvh
     }
 
-    /// The tree of `nodes` and `root` over `rows` (in leaf order).
-    fn store(rows: &[Row<F>], nodes: Vec<Node<F>>, root: u32) -> Self {
+    /// `rows` in leaf order, without nodes yet.
+    fn store(rows: impl ExactSizeIterator<Item = Row<F>>) -> Self {
         let nan = F::NAN;
-        let pad = LEAF - 1;
-        let mut hot = Vec::with_capacity(rows.len() + pad);
-        let mut cold = Vec::with_capacity(rows.len() + pad);
-        hot.extend(rows.iter().map(|r| [r.sx, r.sy, r.ex, r.ey]));
-        cold.extend(rows.iter().map(|r| [r.x1, r.y1, r.j]));
-        hot.resize(rows.len() + pad, [nan; 4]);
-        cold.resize(rows.len() + pad, [nan; 3]);
+        let (len, pad) = (rows.len(), LEAF - 1);
+        let mut hot = Vec::with_capacity(len + pad);
+        let mut cold = Vec::with_capacity(len + pad);
+        for r in rows {
+            hot.push([r.sx, r.sy, r.ex, r.ey]);
+            cold.push([r.x1, r.y1, r.j]);
+        }
+        hot.resize(len + pad, [nan; 4]);
+        cold.resize(len + pad, [nan; 3]);
         Bvh {
             hot,
             cold,
-            len: rows.len(),
-            nodes,
-            root,
+            len,
+            nodes: Vec::new(),
+            root: EMPTY,
         }
     }
 
@@ -274,7 +282,7 @@ impl<F: Real> Bvh<F> {
     }
 
     /// Every wall, in the tree's order.
-    pub(crate) fn rows(&self) -> impl Iterator<Item = Row<F>> + '_ {
+    pub(crate) fn rows(&self) -> impl ExactSizeIterator<Item = Row<F>> + Clone + '_ {
         (0..self.len).map(|p| self.row(p))
     }
 
@@ -311,10 +319,10 @@ impl<F: Real> Bvh<F> {
     }
 }
 
-/// The top-down build over sorted codes.
+/// The top-down build over the sorted codes (`keys`) and the walls stored in their order.
 struct Builder<'a, F> {
-    codes: &'a [u32],
-    rows: &'a [Row<F>],
+    keys: &'a [(u32, u32)],
+    bvh: &'a Bvh<F>,
     nodes: Vec<Node<F>>,
 }
 
@@ -322,18 +330,18 @@ impl<F: Real> Builder<'_, F> {
     /// Where range `lo..hi` (more than one wall) splits: at the highest bit in which its first
     /// and last codes differ, or in the middle when they are equal.
     fn split(&self, lo: usize, hi: usize) -> usize {
-        let (a, b) = (self.codes[lo], self.codes[hi - 1]);
+        let (a, b) = (self.keys[lo].0, self.keys[hi - 1].0);
         if a == b {
             return (lo + hi) / 2;
         }
         let bit = 31 - (a ^ b).leading_zeros();
-        lo + self.codes[lo..hi].partition_point(|&c| (c >> bit) & 1 == 0)
+        lo + self.keys[lo..hi].partition_point(|&(c, _)| (c >> bit) & 1 == 0)
     }
 
     /// The subtree over walls `lo..hi`: its reference and box.
     fn subtree(&mut self, lo: usize, hi: usize) -> (u32, Bounds<F>) {
         if hi - lo <= LEAF {
-            let rows = self.rows[lo..hi].iter().copied();
+            let rows = self.bvh.rows_of(lo..hi);
             return (leaf_ref(lo, hi - lo), Bounds::of_rows(rows));
         }
         let mut parts = [(0usize, 0usize); WIDTH];
