@@ -8,6 +8,9 @@
 #   CARGO_TARGET_DIR=DIR         where cargo builds (default: the repository's target/, shared
 #                                with the library's own builds)
 #   CC=clang                     the C compiler (default cc)
+#   SLABCLIP_CAPI_EXPECTED=FILE  the example `expected`, already built, and the crate's Rust tests
+#                                already run: scripts/test.sh's `cargo test` does both (the crate
+#                                is a default member of the workspace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,16 +22,25 @@ cflags=(-O2 -Wall -Wextra -Werror -Icapi/include)
 # What libslabclip.a needs from the system (rustc --print native-static-libs).
 libs=(-lpthread -ldl -lm -lrt -lutil)
 
-echo "== cargo build --release (libslabclip.a, libslabclip.so, the example expected)"
-cargo build --release --manifest-path capi/Cargo.toml --lib --example expected
+expected=${SLABCLIP_CAPI_EXPECTED:-}
+if [ -z "$expected" ]; then
+  echo "== cargo test (capi: include/slabclip.h is current, panics become a status)"
+  cargo test --manifest-path capi/Cargo.toml --lib --test header
+  # The test profile, as the tests: the dev-dependencies' features stay out of the release
+  # build below.
+  cargo build --profile test --manifest-path capi/Cargo.toml --example expected
+  expected=$CARGO_TARGET_DIR/debug/examples/expected
+fi
 
-echo "== cargo test --release (capi: include/slabclip.h is current, panics become a status)"
-cargo test --release --manifest-path capi/Cargo.toml --lib --test header
+# The library alone (no example, no dev-dependencies): the library compiled for the Python
+# wheel is reused when it was built first (Cargo.toml says how).
+echo "== cargo build --release --lib (libslabclip.a, libslabclip.so)"
+cargo build --release --manifest-path capi/Cargo.toml --lib
 
 echo "== the library's answers on the shared workloads"
 rm -rf "$work"
 mkdir -p "$work"
-"$release/examples/expected" "$work/expected"
+"$expected" "$work/expected"
 
 echo "== $cc -std=c11 capi/tests/test_capi.c (static) and the header alone as C99 and C++"
 "$cc" -std=c11 -pthread "${cflags[@]}" capi/tests/test_capi.c "$release/libslabclip.a" \

@@ -2,8 +2,8 @@
 # The one test command (README "Two commands", and what CI runs):
 #   1. the Rust suite exactly as `cargo test` (every SIMD level the CPU has, in one binary);
 #   2. the Python package built as the wheel users install;
-#   3. the C interface (capi/test.sh): its header is current, and a C program built with the
-#      system cc checks it bit for bit against the library;
+#   3. the C interface (capi/test.sh; its Rust tests run in 1.): its header is current, and a C
+#      program built with the system cc checks it bit for bit against the library;
 #   4. the wheel put into a fresh virtual environment with no Rust toolchain on PATH, and its
 #      pytest suite run against it (which compares the bits of every SIMD level this CPU runs,
 #      forcing each in turn).
@@ -56,9 +56,9 @@ cargo test
 
 # The release builds below (the wheel, the C library) carry no debug info: a shorter build, and
 # a smaller wheel, as a user's `pip wheel` or `cargo build --release` for shipping would be.
-# Both go to the root's target folder, so most dependencies are compiled once for the two (the
-# library itself is compiled for each: PyO3's and numpy's dependencies turn on features of
-# crates it shares with them).
+# Both go to the root's target folder, and the library is compiled once for the two: the C
+# crate declares the crates whose features numpy turns on (capi/Cargo.toml), and builds only
+# its library there (its tests and example ran in `cargo test`).
 export CARGO_PROFILE_RELEASE_DEBUG=0
 
 # The wheel: maturin from its own small environment, the extension in release into the root's
@@ -76,8 +76,10 @@ CARGO_TARGET_DIR="$root/target" "$build_venv/bin/maturin" build --release --quie
 wheel=$(ls "$root"/target/wheels/slabclip-*-abi3-*.whl)
 echo "   $(basename "$wheel")"
 
+# Its Rust tests ran in `cargo test` above, which built its example `expected` too.
 echo "== capi/test.sh (the C interface)"
-CARGO_TARGET_DIR="$root/target" ./capi/test.sh
+CARGO_TARGET_DIR="$root/target" SLABCLIP_CAPI_EXPECTED="$root/target/debug/examples/expected" \
+  ./capi/test.sh
 
 # A fresh environment, as a user's: the wheel and the test dependencies from PyPI, nothing
 # built here.
