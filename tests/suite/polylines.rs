@@ -150,6 +150,10 @@ impl<F: Real> Scene<F> {
     fn lines(&self) -> Polylines<'_, F> {
         Polylines::interleaved(&self.xy, &self.offsets).unwrap()
     }
+    /// The `x` and `y` columns.
+    fn columns(&self) -> (Vec<F>, Vec<F>) {
+        self.xy.chunks(2).map(|p| (p[0], p[1])).unzip()
+    }
     fn count(&self) -> usize {
         self.offsets.len() - 1
     }
@@ -238,10 +242,19 @@ fn clip_lib<F: Real>(sc: &Scene<F>, rect: &Rect<F>) -> (Vec<Row>, Vec<Row>) {
     rows_of(&out)
 }
 
+/// The tiles of the scene's polylines, from interleaved coordinates; checked to be the same
+/// from separated columns.
 fn tiles_lib<F: Real>(sc: &Scene<F>, g: &Grid<F>, o: &TileOptions<F>) -> (Vec<Row>, Vec<Row>) {
     let mut out = Parts::new();
     sc.lines().tiles(g, o, &mut out).unwrap();
-    rows_of(&out)
+    let got = rows_of(&out);
+    let (x, y) = sc.columns();
+    Polylines::separated(&x, &y, &sc.offsets)
+        .unwrap()
+        .tiles(g, o, &mut out)
+        .unwrap();
+    assert_eq!(rows_of(&out), got, "separated columns against interleaved");
+    got
 }
 
 /// Every part vertex in its closed rect; vertices not taken from the polyline lie on an edge.
@@ -376,7 +389,7 @@ fn clip_matches_reference<F: Real>(seed: u64, scenes: usize) {
             assert_eq!(clip_lib(&sc, &r), want, "scene {k}, rect {r:?}");
             check_vertices(&sc, &want.0, |_| r);
             // Separated columns give the same answer.
-            let (x, y): (Vec<F>, Vec<F>) = sc.xy.chunks(2).map(|p| (p[0], p[1])).unzip();
+            let (x, y) = sc.columns();
             let lines = Polylines::separated(&x, &y, &sc.offsets).unwrap();
             let mut out = Parts::new();
             lines.clip(&r, &with_points(), &mut out);
@@ -442,7 +455,7 @@ fn clip_windows<F: Real>(seed: u64) {
     let want = clip_ref(&sc, |_| rect, false);
     assert!(want.0.len() > 500, "{} parts", want.0.len());
     assert_eq!(clip_lib(&sc, &rect), want, "interleaved");
-    let (x, y): (Vec<F>, Vec<F>) = sc.xy.chunks(2).map(|p| (p[0], p[1])).unzip();
+    let (x, y) = sc.columns();
     let mut out = Parts::new();
     Polylines::separated(&x, &y, &sc.offsets)
         .unwrap()
