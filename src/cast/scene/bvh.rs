@@ -208,13 +208,16 @@ impl<F: Real> Bvh<F> {
         }
         let scale = |lo: f64, hi: f64| if hi > lo { 65535.0 / (hi - lo) } else { 0.0 };
         let (sx, sy) = (scale(lx, hx), scale(ly, hy));
-        let mut keys: Vec<(u32, u32)> = Vec::with_capacity(n);
-        keys.extend(rows.iter().enumerate().map(|(i, r)| {
-            let (x, y) = mid(r);
-            let qx = ((x - lx) * sx).clamp(0.0, 65535.0) as u32;
-            let qy = ((y - ly) * sy).clamp(0.0, 65535.0) as u32;
-            (morton(qx, qy), i as u32)
-        }));
+        let mut keys: Vec<(u32, u32)> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (x, y) = mid(r);
+                let qx = ((x - lx) * sx).clamp(0.0, 65535.0) as u32;
+                let qy = ((y - ly) * sy).clamp(0.0, 65535.0) as u32;
+                (morton(qx, qy), i as u32)
+            })
+            .collect();
         radix_sort(&mut keys);
         let ahead = |q: usize| keys.get(q + GATHER_AHEAD).map(|k| k.1 as usize);
         let mut bvh = Bvh::store(keys.iter().enumerate().map(|(q, &(_, i))| {

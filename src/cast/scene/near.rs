@@ -104,18 +104,7 @@ impl<F: Real> Near<F> {
         }
         let total = near.start[nb] as usize;
         let normals: Vec<(f64, f64)> = (0..nb).map(|b| near.normal(b)).collect();
-        // Each key with its bits made to sort as the (finite) value: sign bit set for
-        // positives, every bit flipped for negatives.
-        let sortable = |k: F| {
-            let bits = k.to_bits_u64();
-            let sign = 1u64 << (8 * core::mem::size_of::<F>() - 1);
-            if bits & sign == 0 {
-                bits | sign
-            } else {
-                bits ^ (sign | (sign - 1))
-            }
-        };
-        let mut entries = vec![(0u64, F::ZERO, 0u32); total];
+        let mut entries = vec![(F::ZERO, 0u32); total];
         let mut fill = near.start.clone();
         for (slot, (&b, r)) in buckets.iter().zip(rows).enumerate() {
             if b == u32::MAX {
@@ -126,16 +115,15 @@ impl<F: Real> Near<F> {
             let k0 = nx * r.sx.to_f64() + ny * r.sy.to_f64();
             let k1 = nx * r.x1.to_f64() + ny * r.y1.to_f64();
             near.ext[b] = near.ext[b].max((k1 - k0).abs());
-            let key = F::from_f64(k0);
-            entries[fill[b] as usize] = (sortable(key), key, slot as u32);
+            entries[fill[b] as usize] = (F::from_f64(k0), slot as u32);
             fill[b] += 1;
         }
         for b in 0..nb {
             let (lo, hi) = (near.start[b] as usize, near.start[b + 1] as usize);
-            entries[lo..hi].sort_unstable_by_key(|e| e.0);
+            entries[lo..hi].sort_unstable_by(|p, q| p.0.to_f64().total_cmp(&q.0.to_f64()));
         }
-        near.key = entries.iter().map(|e| e.1).collect();
-        near.slot = entries.iter().map(|e| e.2).collect();
+        near.key = entries.iter().map(|e| e.0).collect();
+        near.slot = entries.iter().map(|e| e.1).collect();
         near.fence = near.key.iter().step_by(FENCE).copied().collect();
         near
     }
@@ -245,7 +233,7 @@ mod tests {
     }
 
     /// Keys of both signs, zeros of both signs and magnitudes far apart come out ascending
-    /// in every bucket, in both precisions (the sort runs on the keys' bits).
+    /// in every bucket, in both precisions.
     fn keys_ascend<F: Real>() {
         let mut rows = Vec::new();
         for k in 0..400 {
