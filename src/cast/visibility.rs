@@ -28,7 +28,8 @@
 //!     the wall seen in the wedge up to the next group
 //!     where the wall seen changes at a group's ray, the boundary leaves the old wall and joins
 //!     the new one along that ray: a vertex on each (a point of the group on the wall's line,
-//!     else the ray's cut with the wall, computed in f64)
+//!     else the ray's cut with the wall, computed in f64); a wall's last vertex never
+//!     before its first along it (two cuts of a wedge narrower than their rounding)
 //!     drop repeated and collinear vertices, and spikes whose sides end within 4 ulps
 //! ```
 //!
@@ -268,6 +269,8 @@ pub struct VisibilityScratch {
     heap: Vec<u32>,
     pos: Vec<u32>,
     seen: Vec<u32>,
+    /// Where the wall seen changes: the group, the wall seen after it, and its first vertex.
+    joins: Vec<(u32, u32, Pt)>,
     verts: Vec<Pt>,
 }
 
@@ -1065,6 +1068,7 @@ fn sweep<A: Arith, F: Real>(o: Pt, rect: &Rect<F>, pieces: &[[Pt; 2]], s: &mut V
     s.groups.clear();
     s.heap.clear();
     s.seen.clear();
+    s.joins.clear();
     s.verts.clear();
     for &[p, q] in pieces {
         let (a, b) = match A::orient(o, p, q) {
@@ -1177,7 +1181,9 @@ fn sweep<A: Arith, F: Real>(o: Pt, rect: &Rect<F>, pieces: &[[Pt; 2]], s: &mut V
         seen.push(heap.first().copied().unwrap_or(u32::MAX));
     }
 
-    // The boundary: where the wall seen changes at a group's ray, a vertex on each.
+    // The boundary: where the wall seen changes at a group's ray, a vertex on each. A wall's
+    // last vertex is kept from going back past its first: two cuts a rounding apart (a wedge
+    // narrower than an ulp) would otherwise reverse along the wall and cross its neighbours.
     for g in 0..ng {
         let before = seen[(g + ng - 1) % ng];
         let after = seen[g];
@@ -1185,11 +1191,22 @@ fn sweep<A: Arith, F: Real>(o: Pt, rect: &Rect<F>, pieces: &[[Pt; 2]], s: &mut V
             continue;
         }
         let evs = &events[groups[g] as usize..groups[g + 1] as usize];
-        let a = point_on::<A, F>(o, walls, g as u32, evs, before);
-        let b = point_on::<A, F>(o, walls, g as u32, evs, after);
-        s.verts.push(a);
-        if b != a {
-            s.verts.push(b);
+        let first = point_on::<A, F>(o, walls, g as u32, evs, after);
+        s.joins.push((g as u32, after, first));
+    }
+    let m = s.joins.len();
+    for k in 0..m {
+        let (g, _, first) = s.joins[k];
+        let before = seen[(g as usize + ng - 1) % ng];
+        let evs = &events[groups[g as usize] as usize..groups[g as usize + 1] as usize];
+        let mut last = point_on::<A, F>(o, walls, g, evs, before);
+        let (_, entered, entry) = s.joins[(k + m - 1) % m];
+        if entered == before && goes_back(&walls[before as usize], entry, last) {
+            last = entry;
+        }
+        s.verts.push(last);
+        if first != last {
+            s.verts.push(first);
         }
     }
     simplify::<A>(&mut s.verts);
@@ -1215,6 +1232,18 @@ fn point_on<A: Arith, F: Real>(o: Pt, walls: &[SweepWall], g: u32, evs: &[Event]
     }
     let x = A::cut(o, evs[0].p, wall.s, wall.e);
     round_into::<F>(x, wall.s, wall.e)
+}
+
+/// Whether `q` lies before `p` along `wall` (from `s` to `e`), both points of its line (made
+/// points within rounding of it): compared on the wall's longer axis, exactly.
+fn goes_back(wall: &SweepWall, p: Pt, q: Pt) -> bool {
+    let back =
+        |from: f64, to: f64, pv: f64, qv: f64| (qv < pv && from < to) || (qv > pv && from > to);
+    if (wall.e.x - wall.s.x).abs() >= (wall.e.y - wall.s.y).abs() {
+        back(wall.s.x, wall.e.x, p.x, q.x)
+    } else {
+        back(wall.s.y, wall.e.y, p.y, q.y)
+    }
 }
 
 /// Drops repeated vertices and vertices on the line of their neighbours (straight-through or

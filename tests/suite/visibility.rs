@@ -1208,6 +1208,21 @@ fn three_walls_through_one_crossing_split_at_one_point() {
     }
 }
 
+/// The ray from `O = (−3, −2.5)` through a wall's endpoint `(−2, −5)` meets the rect's bottom
+/// edge exactly where another wall leaves the rect, `(−1.6, −6)`, which no float holds: the
+/// edge is seen in a wedge narrower than an ulp, and its two vertices (the wall's clip point,
+/// the ray's cut) rounded in reverse order along it, behind that wall, crossing its edge.
+#[test]
+fn an_edge_seen_in_a_wedge_narrower_than_an_ulp() {
+    let walls = [
+        [-2.0, -5.0, 0.0, 0.0],
+        [-7.0, 3.0, -1.0, -7.0],
+        [2.0, 0.0, -5.0, -2.0],
+    ];
+    prop_run::<f64>((-3.0, -2.5), &walls).unwrap();
+    prop_run::<f32>((-3.0, -2.5), &walls).unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 
