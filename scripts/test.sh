@@ -18,16 +18,31 @@ cd "$(dirname "$0")/.."
 root=$PWD
 python=${PYTHON:-python3}
 
-# The two Python environments are made from PyPI in the background while the Rust code
-# compiles (they mostly download; the compiler computes): the build environment with maturin,
-# and a fresh test environment with the package's dependencies and test extras (read from
-# python/pyproject.toml), into which the wheel goes once it is built.
+# Three jobs run in the background while `cargo test` compiles and runs: the build environment
+# with maturin, then the wheel built with it; and a fresh test environment with the package's
+# dependencies and test extras (read from python/pyproject.toml), into which the wheel goes once
+# it is built. The wheel compiles into a target folder of its own (target/wheel-build): cargo
+# locks a target folder for a whole build, and the release build shares nothing with the test
+# profile's but a few build scripts, so the two compiles fill each other's idle core.
 mkdir -p "$root/target"
 build_venv=$root/target/build-venv
 venv=${SLABCLIP_VENV:-$root/target/py-venv}
+wheel_target=$root/target/wheel-build
 envs_log=$root/target/python-envs.log
-echo "== in the background: $build_venv (maturin) and a fresh $venv (log: $envs_log)"
-rm -rf "$venv"
+wheel_log=$root/target/wheel-build.log
+echo "== in the background: $build_venv (maturin) and the wheel (log: $wheel_log), a fresh $venv (log: $envs_log)"
+rm -rf "$venv" "$root/target/wheels"
+
+# The release builds (the wheel, the C library) carry no debug info: a shorter build, and a
+# smaller wheel, as a user's `pip wheel` or `cargo build --release` for shipping would be. The
+# library is compiled once for the two: the C crate declares the crates whose features numpy
+# turns on (capi/Cargo.toml), and builds only its library there (its tests and example run in
+# `cargo test`).
+export CARGO_PROFILE_RELEASE_DEBUG=0
+
+# The wheel: maturin from its own small environment, the extension in release. abi3: one wheel
+# for CPython 3.9 and later; maturin checks the manylinux tag against the symbols the library
+# links. Then the C library from the same compiled library.
 (
   set -e
   if [ ! -x "$build_venv/bin/maturin" ]; then
@@ -35,6 +50,13 @@ rm -rf "$venv"
     "$build_venv/bin/python" -m pip install --quiet --upgrade pip
     "$build_venv/bin/python" -m pip install --quiet "maturin>=1.5,<2"
   fi
+  CARGO_TARGET_DIR="$wheel_target" "$build_venv/bin/maturin" build --release --quiet \
+    --manifest-path python/Cargo.toml --out "$root/target/wheels"
+  CARGO_TARGET_DIR="$wheel_target" cargo build --release --quiet --manifest-path capi/Cargo.toml --lib
+) > "$wheel_log" 2>&1 &
+wheel_job=$!
+(
+  set -e
   "$python" -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   "$venv/bin/python" - python/pyproject.toml > "$root/target/python-test-deps.txt" <<'PY'
@@ -49,36 +71,28 @@ PY
   "$venv/bin/python" -m pip install --quiet -r "$root/target/python-test-deps.txt"
 ) > "$envs_log" 2>&1 &
 envs=$!
-trap 'kill "$envs" 2>/dev/null || true' EXIT
+trap 'kill "$envs" "$wheel_job" 2>/dev/null || true' EXIT
 
 echo "== cargo test"
 cargo test
 
-# The release builds below (the wheel, the C library) carry no debug info: a shorter build, and
-# a smaller wheel, as a user's `pip wheel` or `cargo build --release` for shipping would be.
-# Both go to the root's target folder, and the library is compiled once for the two: the C
-# crate declares the crates whose features numpy turns on (capi/Cargo.toml), and builds only
-# its library there (its tests and example ran in `cargo test`).
-export CARGO_PROFILE_RELEASE_DEBUG=0
-
-# The wheel: maturin from its own small environment, the extension in release into the root's
-# target folder (the library's compiled dependencies are reused). abi3: one wheel for CPython
-# 3.9 and later; maturin checks the manylinux tag against the symbols the library links.
+echo "== the wheel (maturin build --release, abi3), waited for"
+if ! wait "$wheel_job"; then
+  cat "$wheel_log" >&2
+  echo "error: building the wheel or the C library failed (above)" >&2
+  exit 1
+fi
+wheel=$(ls "$root"/target/wheels/slabclip-*-abi3-*.whl)
+echo "   $(basename "$wheel")"
 if ! wait "$envs"; then
   cat "$envs_log" >&2
   echo "error: making the Python environments failed (above)" >&2
   exit 1
 fi
-echo "== maturin build --release (the abi3 wheel)"
-rm -rf "$root/target/wheels"
-CARGO_TARGET_DIR="$root/target" "$build_venv/bin/maturin" build --release --quiet \
-  --manifest-path python/Cargo.toml --out "$root/target/wheels"
-wheel=$(ls "$root"/target/wheels/slabclip-*-abi3-*.whl)
-echo "   $(basename "$wheel")"
 
 # Its Rust tests ran in `cargo test` above, which built its example `expected` too.
 echo "== capi/test.sh (the C interface)"
-CARGO_TARGET_DIR="$root/target" SLABCLIP_CAPI_EXPECTED="$root/target/debug/examples/expected" \
+CARGO_TARGET_DIR="$wheel_target" SLABCLIP_CAPI_EXPECTED="$root/target/debug/examples/expected" \
   ./capi/test.sh
 
 # A fresh environment, as a user's: the wheel and the test dependencies from PyPI, nothing
@@ -108,4 +122,4 @@ echo "== pytest python/tests against the wheel, no cargo or rustc on PATH"
 # them above (the optimised test profile).
 PATH=$clean_path SLABCLIP_BIN="$root/target/debug/slabclip" \
   SLABCLIP_CLIP_CALLS="$root/target/debug/examples/clip_calls" \
-  pytest -q -p no:cacheprovider python/tests
+  pytest -q -p no:cacheprovider -n 2 python/tests

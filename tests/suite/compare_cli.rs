@@ -350,7 +350,17 @@ fn counts_take_suffixes_in_every_subcommand() {
 /// shows its progress, unless `--quiet`.
 #[test]
 fn progress_only_on_a_terminal() {
-    let args = ["compare", "--n", "64K", "--repeat", "3", "--sample-ms", "2"];
+    let args = [
+        "compare",
+        "--n",
+        "4K",
+        "--repeat",
+        "3",
+        "--sample-ms",
+        "2",
+        "--check",
+        "0",
+    ];
     let o = slabclip(&args);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(o.stderr.is_empty(), "{}", text(&o.stderr));

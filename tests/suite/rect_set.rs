@@ -399,10 +399,11 @@ fn edge_cases_f64() {
 }
 
 /// Many segments and rects (every block length, several blocks): the brute force, and `auto`
-/// under 1, 2 and 3 threads gives the one-thread list.
+/// under 1, 2 and 3 threads gives the one-thread list. 1,000 rects by default, 3,000 in the
+/// heavy run.
 fn at_scale<F: TestFloat>() {
     let g = &mut Rng(0x5CA1E);
-    let rects: Vec<Rect<F>> = (0..3000)
+    let rects: Vec<Rect<F>> = (0..if common::heavy() { 3000 } else { 1000 })
         .map(|_| {
             let (x, y) = (g.unit() * 100.0, g.unit() * 100.0);
             rect(x, y, x + g.unit() * 2.0, y + g.unit() * 2.0)
@@ -416,7 +417,7 @@ fn at_scale<F: TestFloat>() {
         })
         .collect();
     let hits = check(&rects, &rows, "at scale");
-    assert!(hits > rows.len(), "{hits} hits");
+    assert!(3 * hits > rows.len(), "{hits} hits");
     let set = RectSet::new(rects).unwrap();
     let segs = Segments::from_rows(&rows);
     let serial: Vec<_> = Algorithm::SimdSlab

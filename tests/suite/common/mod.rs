@@ -15,10 +15,16 @@ use slabclip::{Algorithm, ClipOutput, ClipResults, Real, Rect, SegmentSource, Se
 /// an eighth by default, so that the everyday test command stays short. Both draw from the
 /// same generators; the heavy run only looks longer.
 pub fn budget(full: u32) -> u32 {
-    match std::env::var("SLABCLIP_TEST_HEAVY") {
-        Ok(v) if v == "1" => full,
-        _ => (full / 8).max(1),
+    if heavy() {
+        full
+    } else {
+        (full / 8).max(1)
     }
+}
+
+/// Whether `SLABCLIP_TEST_HEAVY=1` asks for the heavy runs in full.
+pub fn heavy() -> bool {
+    std::env::var("SLABCLIP_TEST_HEAVY").is_ok_and(|v| v == "1")
 }
 
 /// `alg`'s pairwise clip (segment `i` against `rects[i]`) into fresh buffers: every output,
