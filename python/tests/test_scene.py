@@ -304,7 +304,7 @@ def sight_reference(a, b, c, d, exclude_a, exclude_b):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_line_of_sight_against_the_exact_reference(dtype):
     rng = np.random.default_rng(3)
-    for trial in range(40):
+    for trial in range(20):
         m = int(rng.integers(1, 12))
         walls = rng.integers(-4, 5, (m, 4)).astype(dtype)
         z = rng.random(m) < 0.15
