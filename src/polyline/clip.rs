@@ -101,8 +101,8 @@ fn clip_layout<F: Real>(
     F::clip_polylines(layout, rects, options, out);
 }
 
-/// [`clip_layout`] itself, compiled once per precision (`simd::entries`): each polyline at
-/// the chosen level (its windows' codes on that level's vectors).
+/// [`clip_layout`] itself, compiled once per precision (`simd::entries`): each block of
+/// polylines at the chosen level (their windows' codes on that level's vectors).
 pub(crate) fn clip_layout_at<F: Real>(
     layout: &Layout<'_, '_, F>,
     rects: RectsFor<'_, F>,
@@ -111,20 +111,25 @@ pub(crate) fn clip_layout_at<F: Real>(
 ) {
     layout.run(out, |block, out| {
         let coords = layout.lines.coords();
-        layout.for_each_line(block, |line| {
-            if line.vertices.len() < 2 {
-                return;
+        // One dispatch a block: the loop over its polylines is compiled at each level.
+        dispatch!(I => layout.for_each_line(
+            block,
+            #[inline(always)]
+            |line| {
+                if line.vertices.len() < 2 {
+                    return;
+                }
+                let tag = Tag {
+                    polyline: line.index,
+                    geometry: layout.geometry.map(|_| line.item),
+                    cell: None,
+                };
+                let mut j = Joiner::new(tag, options.points);
+                let (rect, vertices) = (rects.get(line.item), line.vertices);
+                clip_line::<F, F::Simd<I>>(&coords, vertices, rect, &mut j, out);
+                j.close(out);
             }
-            let tag = Tag {
-                polyline: line.index,
-                geometry: layout.geometry.map(|_| line.item),
-                cell: None,
-            };
-            let mut j = Joiner::new(tag, options.points);
-            let (rect, vertices) = (rects.get(line.item), line.vertices);
-            dispatch!(I => clip_line::<F, F::Simd<I>>(&coords, vertices.clone(), rect, &mut j, out));
-            j.close(out);
-        });
+        ));
     });
 }
 
@@ -171,19 +176,23 @@ impl Codes {
     /// the even (`x`) and odd (`y`) positions.
     #[inline(always)]
     fn of_columns<F: Real, V: Vector<F>>(x: &[F], y: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
-        let column = |c: &[F], lo: F, hi: F| {
-            let (l, h) = match <&[F; WINDOW]>::try_from(c) {
-                Ok(w) => below_above::<F, V, 32>(w, [lo; 2], [hi; 2]),
-                Err(_) => Self::of_short::<F, V>(c, [lo; 2], [hi; 2]),
-            };
-            (spread(l as u32), spread(h as u32))
-        };
-        let (xl, xh) = column(x, lo[0], hi[0]);
-        let (yl, yh) = column(y, lo[1], hi[1]);
+        let (xl, xh) = Self::column::<F, V>(x, lo[0], hi[0]);
+        let (yl, yh) = Self::column::<F, V>(y, lo[1], hi[1]);
         Codes {
             lo: xl | yl << 1,
             hi: xh | yh << 1,
         }
+    }
+
+    /// One column's bits at the even positions. A function, not a closure: closures are not
+    /// always inlined, and the level's lanes must be, into the dispatched loop.
+    #[inline(always)]
+    fn column<F: Real, V: Vector<F>>(c: &[F], lo: F, hi: F) -> (u64, u64) {
+        let (l, h) = match <&[F; WINDOW]>::try_from(c) {
+            Ok(w) => below_above::<F, V, 32>(w, [lo; 2], [hi; 2]),
+            Err(_) => Self::of_short::<F, V>(c, [lo; 2], [hi; 2]),
+        };
+        (spread(l as u32), spread(h as u32))
     }
 
     /// Segment `k` (vertex `k` to `k + 1`) at bit `2k`: `(inside, careful)`. Inside: both ends

@@ -453,16 +453,20 @@ impl<F: Real> Layout<'_, '_, F> {
         out
     }
 
-    /// Calls `f` with every polyline of `block`, in order.
+    /// Calls `f` with every polyline of `block`, in order. Inlined into its caller, so that a
+    /// dispatched caller's level reaches `f`.
+    #[inline(always)]
     fn for_each_line(&self, block: Range<usize>, mut f: impl FnMut(Line)) {
         match &self.geometry {
-            None => block.for_each(|j| {
-                f(Line {
-                    index: j,
-                    item: j,
-                    vertices: self.lines.vertices(j),
-                })
-            }),
+            None => {
+                for j in block {
+                    f(Line {
+                        index: j,
+                        item: j,
+                        vertices: self.lines.vertices(j),
+                    })
+                }
+            }
             Some(g) => {
                 // The geometry holding `block.start`: the last `g` with `offsets[g] ≤ start`
                 // and a polyline to hold (`offsets[g + 1] > start`).
