@@ -23,7 +23,8 @@ python=${PYTHON:-python3}
 # dependencies and test extras (read from python/pyproject.toml), into which the wheel goes once
 # it is built. The wheel compiles into a target folder of its own (target/wheel-build): cargo
 # locks a target folder for a whole build, and the release build shares nothing with the test
-# profile's but a few build scripts, so the two compiles fill each other's idle core.
+# profile's but a few build scripts. Side by side the two compiles fill each other's idle core,
+# which gains little here: the cores are mostly busy (docs/testing.md).
 mkdir -p "$root/target"
 build_venv=$root/target/build-venv
 venv=${SLABCLIP_VENV:-$root/target/py-venv}

@@ -1194,14 +1194,16 @@ fn sweep<A: Arith, F: Real>(o: Pt, rect: &Rect<F>, pieces: &[[Pt; 2]], s: &mut V
         let first = point_on::<A, F>(o, walls, g as u32, evs, after);
         s.joins.push((g as u32, after, first));
     }
+    // The wall seen up to a join is the one the join before it entered (the rect's edges keep
+    // some wall in view in every wedge, so no change of wall is skipped).
     let m = s.joins.len();
     for k in 0..m {
         let (g, _, first) = s.joins[k];
-        let before = seen[(g as usize + ng - 1) % ng];
+        let (_, before, entry) = s.joins[(k + m - 1) % m];
+        debug_assert_eq!(before, seen[(g as usize + ng - 1) % ng]);
         let evs = &events[groups[g as usize] as usize..groups[g as usize + 1] as usize];
         let mut last = point_on::<A, F>(o, walls, g, evs, before);
-        let (_, entered, entry) = s.joins[(k + m - 1) % m];
-        if entered == before && goes_back(&walls[before as usize], entry, last) {
+        if goes_back(&walls[before as usize], entry, last) {
             last = entry;
         }
         s.verts.push(last);

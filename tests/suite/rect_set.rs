@@ -417,7 +417,8 @@ fn at_scale<F: TestFloat>() {
         })
         .collect();
     let hits = check(&rects, &rows, "at scale");
-    assert!(3 * hits > rows.len(), "{hits} hits");
+    // As many hits as segments at 3,000 rects, in proportion at fewer.
+    assert!(hits * 3000 > rows.len() * rects.len(), "{hits} hits");
     let set = RectSet::new(rects).unwrap();
     let segs = Segments::from_rows(&rows);
     let serial: Vec<_> = Algorithm::SimdSlab
