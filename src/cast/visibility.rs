@@ -252,6 +252,8 @@ pub struct VisibilityWalls<F> {
     rect: Rect<F>,
     /// The pieces: clipped to the rect, meeting one another only at endpoints.
     pieces: Vec<[Pt; 2]>,
+    /// The pieces' grid (when `fast`).
+    cells: Cells,
     /// Whether every piece (and the rect) is in [`in_fast_range`].
     fast: bool,
     /// The finite walls that a viewpoint strictly inside the rect could lie on, with their
@@ -272,7 +274,7 @@ pub struct VisibilityScratch {
     /// Where the wall seen changes: the group, the wall seen after it, and its first vertex.
     joins: Vec<(u32, u32, Pt)>,
     verts: Vec<Pt>,
-    /// [`cull_hidden`]'s bound per bin and pseudo-angles per wall.
+    /// [`gather`]'s bound per bin and pseudo-angles per wall.
     bound: Vec<f64>,
     keys: Vec<[f64; 2]>,
 }
@@ -409,9 +411,15 @@ impl<F: Real> VisibilityWalls<F> {
         pieces.dedup();
         let fast = pieces.iter().all(|p| pt_fast(p[0]) && pt_fast(p[1]))
             && [xmin, ymin, xmax, ymax].into_iter().all(in_fast_range);
+        let cells = if fast {
+            Cells::build(&mut pieces)
+        } else {
+            Cells::default()
+        };
         Ok(VisibilityWalls {
             rect: *rect,
             pieces,
+            cells,
             fast,
             checks,
         })
@@ -435,9 +443,9 @@ impl<F: Real> VisibilityWalls<F> {
         out.clear();
         let o = self.check_viewpoint(viewpoint)?;
         if self.fast && pt_fast(o) {
-            sweep::<Fast, F>(o, &self.rect, &self.pieces, true, scratch);
+            sweep::<Fast, F>(o, &self.rect, &self.pieces, Some(&self.cells), scratch);
         } else {
-            sweep::<Exact, F>(o, &self.rect, &self.pieces, false, scratch);
+            sweep::<Exact, F>(o, &self.rect, &self.pieces, None, scratch);
         }
         out.extend(
             scratch
@@ -1064,14 +1072,13 @@ fn heap_remove<A: Arith>(h: &mut Vec<u32>, pos: &mut [u32], cmp: &Nearer<'_>, w:
     }
 }
 
-/// The polygon of `o` into `s.verts`.
-/// With `cull`, the walls hidden everywhere go first ([`cull_hidden`]): the same polygon, found
-/// from fewer walls.
+/// The polygon of `o` into `s.verts`. With `cells` (of `pieces`, [`Fast`] only), the walls hidden everywhere are left out
+/// ([`gather`]): the same polygon, found from fewer walls.
 fn sweep<A: Arith, F: Real>(
     o: Pt,
     rect: &Rect<F>,
     pieces: &[[Pt; 2]],
-    cull: bool,
+    cells: Option<&Cells>,
     s: &mut VisibilityScratch,
 ) {
     s.walls.clear();
@@ -1081,21 +1088,23 @@ fn sweep<A: Arith, F: Real>(
     s.seen.clear();
     s.joins.clear();
     s.verts.clear();
-    for &[p, q] in pieces {
-        let (a, b) = match A::orient(o, p, q) {
-            1 => (p, q),
-            -1 => (q, p),
-            _ => continue, // collinear with o (or through it): blocks nothing of the interior
-        };
-        s.walls.push(SweepWall {
-            s: a,
-            e: b,
-            gs: 0,
-            ge: 0,
-        });
-    }
-    if A::KEYS && cull {
-        cull_hidden(o, &mut s.walls, &mut s.bound, &mut s.keys);
+    match cells {
+        Some(cells) if A::KEYS && cells.g > 0 => gather(o, pieces, cells, s),
+        _ => {
+            for &[p, q] in pieces {
+                let (a, b) = match A::orient(o, p, q) {
+                    1 => (p, q),
+                    -1 => (q, p),
+                    _ => continue, // collinear with o (or through it): blocks nothing inside
+                };
+                s.walls.push(SweepWall {
+                    s: a,
+                    e: b,
+                    gs: 0,
+                    ge: 0,
+                });
+            }
+        }
     }
     let (xmin, ymin, xmax, ymax) = (
         rect.xmin().to_f64(),
@@ -1254,7 +1263,7 @@ fn point_on<A: Arith, F: Real>(o: Pt, walls: &[SweepWall], g: u32, evs: &[Event]
 /// ray is drawn. The points of a group lie on one ray, where the cut is exact whichever is
 /// taken, but the rounding is not; this rule makes the choice independent of the walls hidden
 /// behind the cut (a join's group holds a point of a wall seen there, nearer than any hidden
-/// wall's), so that [`cull_hidden`] changes no bit.
+/// wall's), so that [`gather`] changes no bit.
 fn nearest(o: Pt, evs: &[Event]) -> Pt {
     let key = |p: Pt| ((p.x - o.x).abs() + (p.y - o.y).abs(), p.x, p.y);
     let mut best = evs[0].p;
@@ -1267,71 +1276,253 @@ fn nearest(o: Pt, evs: &[Event]) -> Pt {
     best
 }
 
-/// Angular bins of [`cull_hidden`]: a power of two, so that the bins' edges are exact
+/// Angular bins of [`Occlusion`]: a power of two, so that the bins' edges are exact
 /// pseudo-angles.
-const BINS: usize = 128;
+const BINS: usize = 256;
 
-/// Drops from `walls` (oriented counter-clockwise around `o`, coordinates in
-/// [`in_fast_range`]) every wall that is hidden from `o` wherever it lies: the sweep's cost
+/// How far [`Occlusion`]'s distances and pseudo-angles are trusted (see there).
+const SLACK: f64 = 1e-9;
+const EDGE: f64 = 1e-12;
+
+/// The viewpoint's walls, gathered near to far with the hidden ones left out: the sweep's cost
 /// then grows with the walls near the viewpoint more than with the scene.
 ///
 /// The directions around `o` are cut into [`BINS`] wedges of equal pseudo-angle. A wall whose
 /// open wedge covers a whole bin crosses every ray of the bin no farther than its farther
-/// endpoint: that distance bounds what can be seen in the bin. A wall whose bounding box is
-/// beyond the bound of every bin the wall touches is behind such a wall on every ray that
-/// meets it, so it is never the wall seen, and its endpoints are never a cut's ray
-/// ([`nearest`]): the polygon does not change. The distances are compared squared, each
-/// within a few units of `2^-53` of its exact value (relative: single differences, squared
-/// and summed), against a margin of `10^-9`; bins get a margin of `10^-12` in pseudo-angle
-/// (whose error is about `10^-15`). So a wall goes only when it is hidden by a wide margin,
-/// and the walls that bound a bin stay.
-fn cull_hidden(o: Pt, walls: &mut Vec<SweepWall>, bound: &mut Vec<f64>, keys: &mut Vec<[f64; 2]>) {
-    const SLACK: f64 = 1e-9;
-    const EDGE: f64 = 1e-12;
-    let per = BINS as f64 / 4.0;
-    let dist2 = |p: Pt| sq(p.x - o.x, p.y - o.y);
-    bound.clear();
-    bound.resize(BINS, f64::INFINITY);
-    keys.clear();
-    for w in walls.iter() {
-        let (ks, mut ke) = (pseudo_angle(o, w.s), pseudo_angle(o, w.e));
+/// endpoint: that distance bounds what can be seen in the bin. Anything whose bounding box
+/// lies beyond the bound of every bin it touches is behind such a wall on every ray that meets
+/// it: it is never the wall seen, and its endpoints are never a cut's ray ([`nearest`]), so
+/// the polygon does not change without it. The cells of [`Cells`] are visited outward from the
+/// viewpoint's, a cell's walls skipped at once when the cell's box is hidden; the walls
+/// gathered are tested again against the final bounds.
+///
+/// The distances are compared squared, each within a few units of `2^-53` of its exact value
+/// (relative: single differences, squared and summed), against a margin of [`SLACK`]; bins
+/// get a margin of [`EDGE`] in pseudo-angle (whose error is about `10^-15`). So a wall goes
+/// only when it is hidden by a wide margin, and the walls that bound a bin stay.
+struct Occlusion {
+    o: Pt,
+    /// Pseudo-angle to bin.
+    per: f64,
+    /// The least bound.
+    least: f64,
+}
+
+impl Occlusion {
+    /// The squared distance from `o` to the box `[x0, x1] × [y0, y1]`, less the margin.
+    #[inline(always)]
+    fn near(&self, [x0, y0, x1, y1]: [f64; 4]) -> f64 {
+        let gap = |a: f64, b: f64, v: f64| (a - v).max(v - b).max(0.0);
+        sq(gap(x0, x1, self.o.x), gap(y0, y1, self.o.y)) * (1.0 - SLACK)
+    }
+
+    /// Whether something at squared distance `near` (from [`Occlusion::near`]) within the
+    /// pseudo-angles `[lo, hi]` (`lo ≤ hi < lo + 2`, both under 8) is hidden.
+    #[inline(always)]
+    fn hidden(&self, bound: &[f64], near: f64, lo: f64, hi: f64) -> bool {
+        if near <= self.least {
+            return false;
+        }
+        // From the bin of `lo − EDGE` (which may be -1) to that of `hi + EDGE`.
+        let a = ((lo - EDGE) * self.per + BINS as f64) as usize;
+        let b = ((hi + EDGE) * self.per + BINS as f64) as usize;
+        (a..=b).all(|k| near > bound[k % BINS])
+    }
+
+    /// Adds a wall (counter-clockwise around `o`) to the bounds; returns its pseudo-angles.
+    #[inline(always)]
+    fn add(&mut self, bound: &mut [f64], w: &SweepWall) -> [f64; 2] {
+        let (ks, mut ke) = (pseudo_angle(self.o, w.s), pseudo_angle(self.o, w.e));
         // The open wedge from `s` to `e` is less than a half-turn (2 in pseudo-angle): a
         // smaller `ke` is either past the turn or a rounding of a wedge narrower than it.
         if ke < ks {
             ke = if ks - ke > 2.0 { ke + 4.0 } else { ks };
         }
-        keys.push([ks, ke]);
         // Keys are in [0, 8): truncation is the floor, and one more than it the ceiling
         // (at worst one bin fewer).
-        let first = ((ks + EDGE) * per) as usize + 1;
-        let end = ((ke - EDGE) * per).max(0.0) as usize;
+        let first = ((ks + EDGE) * self.per) as usize + 1;
+        let end = ((ke - EDGE) * self.per).max(0.0) as usize;
         if first < end {
-            let far = dist2(w.s).max(dist2(w.e)) * (1.0 + SLACK);
+            let d2 = |p: Pt| sq(p.x - self.o.x, p.y - self.o.y);
+            let far = d2(w.s).max(d2(w.e)) * (1.0 + SLACK);
             for k in first..end {
                 let b = &mut bound[k % BINS];
                 *b = b.min(far);
             }
+            self.least = self.least.min(far);
+        }
+        [ks, ke]
+    }
+
+    /// Whether the box, with `o` outside it, is hidden.
+    fn box_hidden(&self, bound: &[f64], bx: [f64; 4]) -> bool {
+        let near = self.near(bx);
+        if near <= self.least {
+            return false;
+        }
+        // The box's directions span less than a half-turn, between two of its corners.
+        let [x0, y0, x1, y1] = bx;
+        let k0 = pseudo_angle(self.o, Pt::new(x0, y0));
+        let (mut lo, mut hi) = (k0, k0);
+        for c in [Pt::new(x1, y0), Pt::new(x1, y1), Pt::new(x0, y1)] {
+            let mut k = pseudo_angle(self.o, c);
+            if k > k0 + 2.0 {
+                k -= 4.0;
+            } else if k < k0 - 2.0 {
+                k += 4.0;
+            }
+            lo = lo.min(k);
+            hi = hi.max(k);
+        }
+        if hi - lo > 1.9 {
+            return false;
+        }
+        if lo < 0.0 {
+            (lo, hi) = (lo + 4.0, hi + 4.0);
+        }
+        self.hidden(bound, near, lo, hi)
+    }
+}
+
+/// Gathers the walls of `pieces` that `o` may see into `s.walls`, oriented counter-clockwise
+/// around `o` ([`Occlusion`]).
+fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
+    let mut occ = Occlusion {
+        o,
+        per: BINS as f64 / 4.0,
+        least: f64::INFINITY,
+    };
+    s.bound.clear();
+    s.bound.resize(BINS, f64::INFINITY);
+    s.keys.clear();
+    let g = cells.g as isize;
+    let cell = |v: f64, lo: f64, inv: f64| (((v - lo) * inv) as isize).clamp(0, g - 1);
+    let (ci, cj) = (
+        cell(o.x, cells.x0, cells.inv_w),
+        cell(o.y, cells.y0, cells.inv_h),
+    );
+    let mut visit = |i: isize, j: isize, s: &mut VisibilityScratch| {
+        if i < 0 || j < 0 || i >= g || j >= g {
+            return;
+        }
+        let c = (j * g + i) as usize;
+        let (a, b) = (cells.start[c] as usize, cells.start[c + 1] as usize);
+        if a == b || occ.box_hidden(&s.bound, cells.boxes[c]) {
+            return;
+        }
+        for &[p, q] in &pieces[a..b] {
+            let (a, b) = match Fast::orient(o, p, q) {
+                1 => (p, q),
+                -1 => (q, p),
+                _ => continue,
+            };
+            let w = SweepWall {
+                s: a,
+                e: b,
+                gs: 0,
+                ge: 0,
+            };
+            s.keys.push(occ.add(&mut s.bound, &w));
+            s.walls.push(w);
+        }
+    };
+    let rings = ci.max(g - 1 - ci).max(cj).max(g - 1 - cj);
+    visit(ci, cj, s);
+    for r in 1..=rings {
+        for i in ci - r..=ci + r {
+            visit(i, cj - r, s);
+            visit(i, cj + r, s);
+        }
+        for j in cj - r + 1..cj + r {
+            visit(ci - r, j, s);
+            visit(ci + r, j, s);
         }
     }
-    let least = bound.iter().fold(f64::INFINITY, |a, &b| a.min(b));
-    if least == f64::INFINITY {
-        return;
-    }
-    let mut i = 0;
-    walls.retain(|w| {
-        let [ks, ke] = keys[i];
-        i += 1;
-        // The squared distance from `o` to the wall's bounding box: no farther than the wall.
-        let gap = |a: f64, b: f64, v: f64| (a.min(b) - v).max(v - a.max(b)).max(0.0);
-        let near = sq(gap(w.s.x, w.e.x, o.x), gap(w.s.y, w.e.y, o.y)) * (1.0 - SLACK);
-        if near <= least {
-            return true;
-        }
-        // From the bin before the one of `ks − EDGE` (which may be -1) to that of `ke + EDGE`.
-        let lo = ((ks - EDGE) * per + BINS as f64) as usize;
-        let hi = ((ke + EDGE) * per + BINS as f64) as usize;
-        (lo..=hi).any(|k| near <= bound[k % BINS])
+    let mut k = 0;
+    let keys = &s.keys;
+    s.walls.retain(|w| {
+        let [ks, ke] = keys[k];
+        k += 1;
+        let bx = [
+            w.s.x.min(w.e.x),
+            w.s.y.min(w.e.y),
+            w.s.x.max(w.e.x),
+            w.s.y.max(w.e.y),
+        ];
+        !occ.hidden(&s.bound, occ.near(bx), ks, ke)
     });
+}
+
+/// The pieces' uniform grid over their box, for [`gather`]: each piece in the cell of its
+/// midpoint (`pieces` sorted by cell), each cell with the box of its pieces. Which cell a
+/// piece goes to only decides the order of the visit; the boxes make the skips exact.
+#[derive(Clone, Debug, Default)]
+struct Cells {
+    /// Cells per side (0: no grid).
+    g: usize,
+    x0: f64,
+    y0: f64,
+    inv_w: f64,
+    inv_h: f64,
+    /// Cell `c`'s pieces are `start[c] .. start[c + 1]`.
+    start: Vec<u32>,
+    boxes: Vec<[f64; 4]>,
+}
+
+/// Pieces per cell of [`Cells`], about.
+const PER_CELL: usize = 8;
+
+impl Cells {
+    /// Sorts `pieces` by cell and builds the grid (coordinates in [`in_fast_range`]).
+    fn build(pieces: &mut [[Pt; 2]]) -> Self {
+        if pieces.is_empty() {
+            return Cells::default();
+        }
+        let g = ((pieces.len() / PER_CELL) as f64).sqrt().ceil().max(1.0) as usize;
+        let mut bx = [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY];
+        for p in pieces.iter().flatten() {
+            bx = [
+                bx[0].min(p.x),
+                bx[1].min(p.y),
+                bx[2].max(p.x),
+                bx[3].max(p.y),
+            ];
+        }
+        let inv = |lo: f64, hi: f64| if hi > lo { g as f64 / (hi - lo) } else { 0.0 };
+        let (inv_w, inv_h) = (inv(bx[0], bx[2]), inv(bx[1], bx[3]));
+        let at = |v: f64, lo: f64, inv: f64| (((v - lo) * inv) as usize).min(g - 1);
+        let cell_of = |p: &[Pt; 2]| {
+            let (mx, my) = (p[0].x / 2.0 + p[1].x / 2.0, p[0].y / 2.0 + p[1].y / 2.0);
+            at(my, bx[1], inv_h) * g + at(mx, bx[0], inv_w)
+        };
+        // Stable, so pieces keep their order within a cell.
+        pieces.sort_by_key(cell_of);
+        let mut start = vec![0u32; g * g + 1];
+        let mut boxes = vec![[f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY]; g * g];
+        for p in pieces.iter() {
+            let c = cell_of(p);
+            start[c + 1] += 1;
+            let b = &mut boxes[c];
+            *b = [
+                b[0].min(p[0].x.min(p[1].x)),
+                b[1].min(p[0].y.min(p[1].y)),
+                b[2].max(p[0].x.max(p[1].x)),
+                b[3].max(p[0].y.max(p[1].y)),
+            ];
+        }
+        for c in 0..g * g {
+            start[c + 1] += start[c];
+        }
+        Cells {
+            g,
+            x0: bx[0],
+            y0: bx[1],
+            inv_w,
+            inv_h,
+            start,
+            boxes,
+        }
+    }
 }
 
 /// `x² + y²`: no square overflows or underflows in [`in_fast_range`].
@@ -1557,8 +1748,8 @@ mod tests {
                 let Ok(o) = prepared.check_viewpoint(v) else {
                     continue;
                 };
-                sweep::<Fast, F>(o, &bounds, &prepared.pieces, true, &mut a);
-                sweep::<Fast, F>(o, &bounds, &prepared.pieces, false, &mut b);
+                sweep::<Fast, F>(o, &bounds, &prepared.pieces, Some(&prepared.cells), &mut a);
+                sweep::<Fast, F>(o, &bounds, &prepared.pieces, None, &mut b);
                 assert_eq!(a.verts, b.verts, "viewpoint {v:?}, {} walls", walls.len());
                 compared += 1;
                 dropped += b.walls.len() - a.walls.len();
