@@ -1681,7 +1681,11 @@ mod tests {
     /// (walls that only meet at shared corners: no crossing is made, so every comparison of
     /// the sweep is exact), and viewpoints: anywhere, in boxes, and within an ulp or so of a
     /// corner or a wall.
-    fn city<F: Real>(n: usize, rng: &mut Rng) -> (Vec<Segment<F>>, Vec<(F, F)>) {
+    fn city<F: Real>(
+        n: usize,
+        at: impl Fn(f64) -> f64,
+        rng: &mut Rng,
+    ) -> (Vec<Segment<F>>, Vec<(F, F)>) {
         let cell = 100.0 / n as f64;
         let mut walls = Vec::new();
         let mut corners = Vec::new();
@@ -1706,7 +1710,7 @@ mod tests {
                 (cx + c - s, cy + s + c),
                 (cx - c - s, cy - s + c),
             ]
-            .map(|(x, y)| (F::from_f64(x), F::from_f64(y)));
+            .map(|(x, y)| (F::from_f64(at(x)), F::from_f64(at(y))));
             for e in 0..4 {
                 let (u, v) = (p[e], p[(e + 1) % 4]);
                 walls.push(Segment::new(u.0, u.1, v.0, v.1));
@@ -1715,8 +1719,8 @@ mod tests {
         }
         let mut views = Vec::new();
         for _ in 0..30 {
-            let x = F::from_f64(0.5 + 99.0 * rng.unit());
-            let y = F::from_f64(0.5 + 99.0 * rng.unit());
+            let x = F::from_f64(at(0.5 + 99.0 * rng.unit()));
+            let y = F::from_f64(at(0.5 + 99.0 * rng.unit()));
             views.push((x, y));
         }
         for _ in 0..30 {
@@ -1738,10 +1742,25 @@ mod tests {
     /// check the polygons themselves against exact arithmetic).
     fn culling_changes_no_bit<F: Real>() {
         let mut rng = Rng(11);
-        let bounds = Rect::new(F::ZERO, F::ZERO, F::from_f64(100.0), F::from_f64(100.0)).unwrap();
         let (mut compared, mut dropped) = (0, 0);
         for round in 0..60 {
-            let (walls, views) = city::<F>(3 + round % 14, &mut rng);
+            // Scaled by powers of two (the same shapes), and moved far from the origin (the
+            // shapes rounded: a few ulps of the offset, as in map coordinates).
+            let (scale, offset) = [
+                (1.0, 0.0),
+                (2f64.powi(-60), 0.0),
+                (2f64.powi(60), 0.0),
+                (1.0, 3e4),
+            ][round % 4];
+            let at = |v: f64| v * scale + offset;
+            let bounds = Rect::new(
+                F::from_f64(at(0.0)),
+                F::from_f64(at(0.0)),
+                F::from_f64(at(100.0)),
+                F::from_f64(at(100.0)),
+            )
+            .unwrap();
+            let (walls, views) = city::<F>(3 + round % 14, at, &mut rng);
             let prepared = VisibilityWalls::from_rows(&bounds, &walls).unwrap();
             let (mut a, mut b) = (VisibilityScratch::default(), VisibilityScratch::default());
             for &v in &views {
