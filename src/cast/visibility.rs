@@ -1664,63 +1664,32 @@ pub fn visibility_polygons<F: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::buffers::SegmentSource;
+    use crate::workload::SplitMix64 as Rng;
 
-    /// SplitMix64.
-    struct Rng(u64);
-    impl Rng {
-        fn unit(&mut self) -> f64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
-
-    /// Boxes on a jittered `n × n` grid over `[0, 100]²`, some turned, none touching another
-    /// (walls that only meet at shared corners: no crossing is made, so every comparison of
-    /// the sweep is exact), and viewpoints: anywhere, in boxes, and within an ulp or so of a
-    /// corner or a wall.
+    /// The scenes' city (`workload::SceneKind::City`: boxes with doorways, some turned) of
+    /// `walls` walls over `[0, side]²` placed by `at`, and viewpoints: anywhere, in boxes, and
+    /// within an ulp or so of a corner or a wall.
     fn city<F: Real>(
-        n: usize,
+        walls: usize,
         at: impl Fn(f64) -> f64,
         rng: &mut Rng,
-    ) -> (Vec<Segment<F>>, Vec<(F, F)>) {
-        let cell = 100.0 / n as f64;
-        let mut walls = Vec::new();
-        let mut corners = Vec::new();
-        for k in 0..n * n {
-            if rng.unit() < 0.2 {
-                continue;
-            }
-            let (cx, cy) = (
-                (k % n) as f64 * cell + cell / 2.0,
-                (k / n) as f64 * cell + cell / 2.0,
-            );
-            let h = cell * (0.1 + 0.25 * rng.unit());
-            let a = if rng.unit() < 0.3 {
-                rng.unit() * 3.0
-            } else {
-                0.0
-            };
-            let (c, s) = (a.cos() * h, a.sin() * h);
-            let p = [
-                (cx - c + s, cy - s - c),
-                (cx + c + s, cy + s - c),
-                (cx + c - s, cy + s + c),
-                (cx - c - s, cy - s + c),
-            ]
-            .map(|(x, y)| (F::from_f64(at(x)), F::from_f64(at(y))));
-            for e in 0..4 {
-                let (u, v) = (p[e], p[(e + 1) % 4]);
-                walls.push(Segment::new(u.0, u.1, v.0, v.1));
-            }
-            corners.extend_from_slice(&p);
-        }
+    ) -> (Vec<Segment<F>>, Vec<(F, F)>, f64) {
+        let kind = crate::workload::SceneKind::City;
+        let made = kind.walls::<f64>(walls, rng.unit().to_bits());
+        let walls: Vec<Segment<F>> = (0..made.len())
+            .map(|i| {
+                let w = made.segment(i);
+                let f = |v: f64| F::from_f64(at(v));
+                Segment::new(f(w.x0), f(w.y0), f(w.x1), f(w.y1))
+            })
+            .collect();
+        let corners: Vec<(F, F)> = walls.iter().map(|w| (w.x0, w.y0)).collect();
+        let side = kind.side(walls.len());
         let mut views = Vec::new();
         for _ in 0..30 {
-            let x = F::from_f64(at(0.5 + 99.0 * rng.unit()));
-            let y = F::from_f64(at(0.5 + 99.0 * rng.unit()));
+            let x = F::from_f64(at(side * (0.005 + 0.99 * rng.unit())));
+            let y = F::from_f64(at(side * (0.005 + 0.99 * rng.unit())));
             views.push((x, y));
         }
         for _ in 0..30 {
@@ -1735,13 +1704,13 @@ mod tests {
             };
             views.push((step(x, rng.unit()), step(y, rng.unit())));
         }
-        (walls, views)
+        (walls, views, side)
     }
 
     /// The culled sweep gives every polygon bit for bit (the tests of `tests/suite/visibility.rs`
     /// check the polygons themselves against exact arithmetic).
     fn culling_changes_no_bit<F: Real>() {
-        let mut rng = Rng(11);
+        let mut rng = Rng::new(11);
         let (mut compared, mut dropped) = (0, 0);
         for round in 0..60 {
             // Scaled by powers of two (the same shapes), and moved far from the origin (the
@@ -1753,14 +1722,9 @@ mod tests {
                 (1.0, 3e4),
             ][round % 4];
             let at = |v: f64| v * scale + offset;
-            let bounds = Rect::new(
-                F::from_f64(at(0.0)),
-                F::from_f64(at(0.0)),
-                F::from_f64(at(100.0)),
-                F::from_f64(at(100.0)),
-            )
-            .unwrap();
-            let (walls, views) = city::<F>(3 + round % 14, at, &mut rng);
+            let (walls, views, side) = city::<F>(40 + 25 * round, at, &mut rng);
+            let (lo, hi) = (F::from_f64(at(0.0)), F::from_f64(at(side)));
+            let bounds = Rect::new(lo, lo, hi, hi).unwrap();
             let prepared = VisibilityWalls::from_rows(&bounds, &walls).unwrap();
             let (mut a, mut b) = (VisibilityScratch::default(), VisibilityScratch::default());
             for &v in &views {
