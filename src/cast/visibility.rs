@@ -464,16 +464,17 @@ impl<F: Real> VisibilityWalls<F> {
     /// [`visibility_polygon`] would report it, with its index.
     pub fn polygons(&self, ox: &[F], oy: &[F]) -> Result<VisibilityPolygons<F>, Error> {
         super::check_len("oy", ox.len(), oy.len())?;
-        const BLOCK: usize = 64;
+        // Viewpoints per rayon task: a polygon costs tens of microseconds, so small blocks
+        // already pay for the hand-over and let a few dozen viewpoints use every thread.
+        const BLOCK: usize = 8;
         let n = ox.len();
         // One block of viewpoints: their vertices and the end of each polygon among them.
         type Block<F> = Result<(Vec<(F, F)>, Vec<usize>), Error>;
-        let run = |start: usize| -> Block<F> {
-            let mut scratch = VisibilityScratch::default();
+        let run = |scratch: &mut VisibilityScratch, start: usize| -> Block<F> {
             let (mut coords, mut ends) = (Vec::new(), Vec::new());
             let mut one = Vec::new();
             for i in start..(start + BLOCK).min(n) {
-                self.polygon_into((ox[i], oy[i]), &mut scratch, &mut one)
+                self.polygon_into((ox[i], oy[i]), scratch, &mut one)
                     .map_err(|e| match e {
                         Error::InvalidArgument(m) => {
                             Error::InvalidArgument(format!("viewpoint {i}: {m}"))
@@ -487,9 +488,13 @@ impl<F: Real> VisibilityWalls<F> {
         };
         let starts: Vec<usize> = (0..n).step_by(BLOCK).collect();
         let blocks: Vec<_> = if crate::threads::available() < 2 || n <= BLOCK {
-            starts.into_iter().map(run).collect()
+            let mut scratch = VisibilityScratch::default();
+            starts.into_iter().map(|b| run(&mut scratch, b)).collect()
         } else {
-            starts.into_par_iter().map(run).collect()
+            starts
+                .into_par_iter()
+                .map_init(VisibilityScratch::default, run)
+                .collect()
         };
         let mut out = VisibilityPolygons {
             coords: Vec::new(),
