@@ -1095,21 +1095,9 @@ fn sweep<A: Arith, F: Real>(
     s.verts.clear();
     match cells {
         Some(cells) if A::KEYS && cells.g > 0 => gather(o, pieces, cells, s),
-        _ => {
-            for &[p, q] in pieces {
-                let (a, b) = match A::orient(o, p, q) {
-                    1 => (p, q),
-                    -1 => (q, p),
-                    _ => continue, // collinear with o (or through it): blocks nothing inside
-                };
-                s.walls.push(SweepWall {
-                    s: a,
-                    e: b,
-                    gs: 0,
-                    ge: 0,
-                });
-            }
-        }
+        _ => s
+            .walls
+            .extend(pieces.iter().filter_map(|&p| sweep_wall::<A>(o, p))),
     }
     let (xmin, ymin, xmax, ymax) = (
         rect.xmin().to_f64(),
@@ -1389,6 +1377,24 @@ impl Occlusion {
     }
 }
 
+/// The piece `p → q` as a sweep wall, its ends counter-clockwise around `o`; `None` when it is
+/// collinear with `o` (or runs through it): it blocks nothing of the interior.
+#[inline(always)]
+fn sweep_wall<A: Arith>(o: Pt, [p, q]: [Pt; 2]) -> Option<SweepWall> {
+    let (s, e) = match A::orient(o, p, q) {
+        1 => (p, q),
+        -1 => (q, p),
+        _ => return None,
+    };
+    Some(SweepWall { s, e, gs: 0, ge: 0 })
+}
+
+/// The box `[xmin, ymin, xmax, ymax]` of a segment.
+#[inline(always)]
+fn bbox([a, b]: &[Pt; 2]) -> [f64; 4] {
+    [a.x.min(b.x), a.y.min(b.y), a.x.max(b.x), a.y.max(b.y)]
+}
+
 /// Gathers the walls of `pieces` that `o` may see into `s.walls`, oriented counter-clockwise
 /// around `o` ([`Occlusion`]).
 fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
@@ -1415,18 +1421,10 @@ fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
         if a == b || occ.box_hidden(&s.bound, cells.boxes[c]) {
             return;
         }
-        for &[p, q] in &pieces[a..b] {
-            let (a, b) = match Fast::orient(o, p, q) {
-                1 => (p, q),
-                -1 => (q, p),
-                _ => continue,
-            };
-            let w = SweepWall {
-                s: a,
-                e: b,
-                gs: 0,
-                ge: 0,
-            };
+        for w in pieces[a..b]
+            .iter()
+            .filter_map(|&p| sweep_wall::<Fast>(o, p))
+        {
             s.keys.push(occ.add(&mut s.bound, &w));
             s.walls.push(w);
         }
@@ -1448,13 +1446,7 @@ fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
     s.walls.retain(|w| {
         let [ks, ke] = keys[k];
         k += 1;
-        let bx = [
-            w.s.x.min(w.e.x),
-            w.s.y.min(w.e.y),
-            w.s.x.max(w.e.x),
-            w.s.y.max(w.e.y),
-        ];
-        !occ.hidden(&s.bound, occ.near(bx), ks, ke)
+        !occ.hidden(&s.bound, occ.near(bbox(&[w.s, w.e])), ks, ke)
     });
 }
 
@@ -1507,12 +1499,12 @@ impl Cells {
         for p in pieces.iter() {
             let c = cell_of(p);
             start[c + 1] += 1;
-            let b = &mut boxes[c];
+            let (b, q) = (&mut boxes[c], bbox(p));
             *b = [
-                b[0].min(p[0].x.min(p[1].x)),
-                b[1].min(p[0].y.min(p[1].y)),
-                b[2].max(p[0].x.max(p[1].x)),
-                b[3].max(p[0].y.max(p[1].y)),
+                b[0].min(q[0]),
+                b[1].min(q[1]),
+                b[2].max(q[2]),
+                b[3].max(q[3]),
             ];
         }
         for c in 0..g * g {
