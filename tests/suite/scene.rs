@@ -485,23 +485,35 @@ fn shallow_walls_ending_behind_the_origin() {
             ));
         }
         let mut rays = Vec::new();
+        let (mut x, mut y, mut heading) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..2000 {
             let theta = 2f64.powf(w + 3.5 + g.unit()) * if g.chance(0.5) { 1.0 } else { -1.0 };
             // Up to the arithmetic's reach behind the origin, u·|W| / sin θ.
             let d = g.unit() * u * len / theta.abs();
             let (dc, ds) = ((phi + theta).cos(), (phi + theta).sin());
-            rays.push(Ray::new(
-                F::from_f64(px + d * dc),
-                F::from_f64(py + d * ds),
-                F::from_f64(dc),
-                F::from_f64(ds),
-            ));
+            let (ox, oy) = (F::from_f64(px + d * dc), F::from_f64(py + d * ds));
+            rays.push(Ray::new(ox, oy, F::from_f64(dc), F::from_f64(ds)));
+            // The same beam from a lidar pose, among others.
+            x.push(ox);
+            y.push(oy);
+            heading.push(F::from_f64(phi + theta));
         }
-        check_scene(
-            &Segments::from_rows(&walls),
-            &Rays::from_rows(&rays),
-            F::INFINITY,
-        )
+        let walls = Segments::from_rows(&walls);
+        let hits = check_scene(&walls, &Rays::from_rows(&rays), F::INFINITY);
+        let poses = PosesRef::new(&x, &y, &heading).unwrap();
+        let angles = [F::ZERO, F::from_f64(0.5), F::from_f64(-2.0)];
+        let beams = lidar_rays(&poses, &angles).unwrap();
+        let scene = Scene::new(&walls).unwrap();
+        let want = brute(&beams, &walls, F::INFINITY);
+        let got = run(beams.len(), |o| {
+            scene.lidar(&poses, &angles, F::INFINITY, o).unwrap()
+        });
+        assert!(
+            want == got,
+            "{}",
+            first_difference(&want, &got, &beams, &walls)
+        );
+        hits
     }
     let hits: usize = (0..40).map(|s| case::<f32>(s) + case::<f64>(s)).sum();
     assert!(hits > 100, "{hits}");
@@ -1119,6 +1131,110 @@ fn lidar_equals_its_rays_cast() {
             );
         }
         assert!(want.index.iter().filter(|&&k| k != NO_HIT).count() > rays.len() / 3);
+    }
+}
+
+/// A scan from poses at the adversarial scenes' hard places (wall endpoints, points along the
+/// nearly parallel walls' line, the rays' origins), its beams aimed at wall endpoints (and an
+/// ulp beside them), along walls both ways, along the axes, and at random: the same bits as
+/// the brute force on the scan's rays. Returns how many beams hit.
+fn lidar_adversarial_case<F: Real>(seed: u64) -> usize {
+    let (walls, rays, t_max) = adversarial::<F>(seed);
+    let scene = Scene::new(&walls).unwrap();
+    let g = &mut Gen(SplitMix64::new(seed ^ 0x9E37));
+    let finite: Vec<Segment<F>> = (0..walls.len())
+        .map(|i| walls.segment(i))
+        .filter(|w| {
+            [w.x0, w.y0, w.x1, w.y1]
+                .iter()
+                .all(|v| v.to_f64().is_finite())
+        })
+        .collect();
+    let mut hits = 0;
+    for p in 0..4 {
+        let r = rays.as_ref().ray(g.0.below(rays.len() as u64) as usize);
+        let (px, py) = match (p, finite.is_empty()) {
+            (0 | 1, false) => {
+                let w = g.pick(&finite);
+                if g.chance(0.5) {
+                    (w.x0, w.y0)
+                } else {
+                    (w.x1, w.y1)
+                }
+            }
+            _ => (r.ox, r.oy),
+        };
+        let turned = g.unit() * 6.0 - 3.0;
+        let heading = F::from_f64(g.pick(&[0.0, 0.0, turned]));
+        let (ox, oy) = (px.to_f64(), py.to_f64());
+        let mut angles: Vec<F> = [0.0, 0.5, 1.0, 1.5, -1.0]
+            .iter()
+            .map(|&q| F::from_f64(q * core::f64::consts::PI))
+            .collect();
+        for w in &finite {
+            let (x0, y0, x1, y1) = (w.x0.to_f64(), w.y0.to_f64(), w.x1.to_f64(), w.y1.to_f64());
+            let h = heading.to_f64();
+            for a in [
+                (y0 - oy).atan2(x0 - ox) - h,
+                (y1 - oy).atan2(x1 - ox) - h,
+                (y1 - y0).atan2(x1 - x0) - h,
+                (y0 - y1).atan2(x0 - x1) - h,
+            ] {
+                if a.is_finite() {
+                    let a = F::from_f64(a);
+                    angles.push(a);
+                    if g.chance(0.3) {
+                        angles.push(a.next_up());
+                    }
+                }
+            }
+        }
+        for _ in 0..16 {
+            angles.push(F::from_f64(g.unit() * 7.0 - 3.5));
+        }
+        // Any order: shuffled.
+        for i in (1..angles.len()).rev() {
+            angles.swap(i, g.0.below(i as u64 + 1) as usize);
+        }
+        let (x, y, h) = ([px], [py], [heading]);
+        let poses = PosesRef::new(&x, &y, &h).unwrap();
+        let beams = lidar_rays(&poses, &angles).unwrap();
+        let want = brute(&beams, &walls, t_max);
+        let got = run(beams.len(), |o| {
+            scene.lidar(&poses, &angles, t_max, o).unwrap()
+        });
+        assert!(
+            want == got,
+            "seed {seed}, pose {p}, t_max {t_max}:\n{}",
+            first_difference(&want, &got, &beams, &walls)
+        );
+        hits += want.index.iter().filter(|&&k| k != NO_HIT).count();
+    }
+    hits
+}
+
+#[test]
+fn lidar_adversarial_scenes() {
+    let n = common::budget(600) as u64;
+    let hits: usize = (0..n)
+        .map(|seed| lidar_adversarial_case::<f32>(seed) + lidar_adversarial_case::<f64>(seed))
+        .sum();
+    assert!(
+        hits > n as usize * 40,
+        "{hits} hits: the beams aim at walls"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::budget(300)))]
+
+    #[test]
+    fn lidar_adversarial_proptest(seed in any::<u64>(), wide in any::<bool>()) {
+        if wide {
+            lidar_adversarial_case::<f64>(seed);
+        } else {
+            lidar_adversarial_case::<f32>(seed);
+        }
     }
 }
 

@@ -11,10 +11,10 @@
 //! every operation in `f64`: the rotation of the beam's unit vector by the heading, so a scan
 //! takes `P + K` sines and cosines rather than `P·K`. `|D|` is 1 within a few ulps, so `t` is
 //! the range. [`lidar_rays`] returns these rays; a scan answers exactly what
-//! [`Scene::cast`](super::Scene::cast) answers on them. A scan casts its beams one by one, a
-//! pose's beams after each other (the heading's sine and cosine computed once per pose):
-//! `benches/scene.rs` measured the scan within a few percent of casting the same rays as a
-//! batch, so nothing beyond that shares work between a pose's beams.
+//! [`Scene::cast`](super::Scene::cast) answers on them. A pose's beams walk the tree together
+//! (`fan.rs`: a node is tested once for the whole fan, not once per beam), each beam keeping its
+//! own search, so the bits are those of casting each beam alone; `benches/scene.rs` measured
+//! the scan at about twice the rate of casting the same rays as a batch.
 
 use crate::cast::{check_len, Rays};
 use crate::error::Error;

@@ -46,7 +46,8 @@
 //! its four children (vector lanes), nearest child first (for any hit too), and tests the
 //! walls of the leaves it reaches four at a time; the walk skips nodes that begin beyond the
 //! closest hit so far. The walk is bound by its memory reads, so a batch of many rays is cast
-//! in the Morton order of the rays' origins, and the answers put back in place. [`Scene::refit`] keeps the
+//! in the Morton order of the rays' origins, and the answers put back in place. A lidar pose's
+//! beams, which share their origin, walk the tree together (`fan.rs`). [`Scene::refit`] keeps the
 //! topology and recomputes the boxes (walls that moved a little); a rebuild is one call to
 //! [`Scene::new`].
 //!
@@ -95,6 +96,7 @@
 
 mod auto;
 mod bvh;
+mod fan;
 mod lidar;
 mod near;
 mod sight;
@@ -458,15 +460,22 @@ impl<F: Real> Scene<F> {
         let per = CHUNK.div_ceil(k).max(1);
         let work = |start: usize, end: usize, mut o: SegmentsCastOutput<'_, F>| {
             let part = poses.slice(start, end);
-            let mut stack = Vec::with_capacity(STACK);
+            let (mut scratch, mut searches) = (fan::FanScratch::new(), Vec::new());
+            let mut dirs = Vec::with_capacity(k);
             for p in 0..part.len() {
                 let (sh, ch) = part.heading[p].to_f64().sin_cos();
-                for (b, &a) in table.iter().enumerate() {
-                    let (dx, dy) = lidar::rotate((ch, sh), a);
-                    let ray = Ray::new(part.x[p], part.y[p], dx, dy);
-                    let h = self.closest(&ray, max_range, &mut stack);
-                    put_hit(&mut o, p * k + b, &h);
-                }
+                dirs.clear();
+                dirs.extend(table.iter().map(|&a| lidar::rotate((ch, sh), a)));
+                let origin = (part.x[p], part.y[p]);
+                fan::cast(
+                    self,
+                    origin,
+                    &dirs,
+                    max_range,
+                    &mut scratch,
+                    &mut searches,
+                    |b, h| put_hit(&mut o, p * k + b, &h),
+                );
             }
         };
         let n = poses.len();
@@ -512,16 +521,9 @@ impl<F: Real> Scene<F> {
         if !lanes.valid() {
             return SegmentHit::MISS;
         }
-        let mut s = Search::new(self, lanes, t_max, false, stack);
-        s.run();
-        match s.winner {
-            None => SegmentHit::MISS,
-            Some(row) => {
-                let e = Entry::of(row);
-                (s.best.nx, s.best.ny) = (e.nx, e.ny);
-                s.best.answer(&lanes)
-            }
-        }
+        let mut s = Search::new(self, lanes, t_max, false);
+        s.run(stack);
+        s.hit()
     }
 
     /// Whether one ray hits a wall.
@@ -530,8 +532,8 @@ impl<F: Real> Scene<F> {
         if !lanes.valid() {
             return false;
         }
-        let mut s = Search::new(self, lanes, t_max, true, stack);
-        s.run();
+        let mut s = Search::new(self, lanes, t_max, true);
+        s.run(stack);
         s.winner.is_some()
     }
 
@@ -860,7 +862,6 @@ struct Search<'s, F: Real> {
     winner: Option<Row<F>>,
     any: bool,
     slab: Slab<F>,
-    stack: &'s mut Stack<F>,
     /// The ray's bounds (module docs): `|D| ≥ d_lo`, `|D| ≤ d_hi`, the coefficient of the
     /// extension's bound from the closest hit, `ℓ`.
     d_lo: f64,
@@ -870,13 +871,7 @@ struct Search<'s, F: Real> {
 }
 
 impl<'s, F: Real> Search<'s, F> {
-    fn new(
-        scene: &'s Scene<F>,
-        ray: RayLanes<F>,
-        t_max: F,
-        any: bool,
-        stack: &'s mut Stack<F>,
-    ) -> Self {
+    fn new(scene: &'s Scene<F>, ray: RayLanes<F>, t_max: F, any: bool) -> Self {
         let nan = F::NAN;
         Search {
             scene,
@@ -893,7 +888,6 @@ impl<'s, F: Real> Search<'s, F> {
             winner: None,
             any,
             slab: Slab::new((ray.ox, ray.oy), (ray.dx, ray.dy)),
-            stack,
             d_lo: 0.0,
             d_hi: 0.0,
             e_coef: 0.0,
@@ -1009,10 +1003,28 @@ impl<'s, F: Real> Search<'s, F> {
         self.slab.ext_t = F::from_f64(e * (1.0 + 8.0 * u));
     }
 
-    fn run(&mut self) {
+    /// The whole search: [`Search::begin`], then the walk down the tree.
+    fn run(&mut self, stack: &mut Stack<F>) {
+        if self.begin() == Next::Done {
+            return;
+        }
+        let mut slab = self.slab;
+        // Nearest first for any hit too: the first hit found is then usually near.
+        self.scene.bvh.walk(&mut slab, true, stack, |k, slab| {
+            let stop = self.offer_leaf(k.start);
+            *slab = self.slab;
+            stop
+        });
+    }
+
+    /// Everything but the walk down the tree: the walls outside the tree's range, every wall
+    /// for a ray outside it, the walls nearly parallel to the ray (`near.rs`), and the walk's
+    /// margins. [`Next::Walk`] when the tree's walls are still to be offered, through
+    /// [`Search::offer_leaf`] for every leaf that the walk's [`Slab`] test passes (or more).
+    fn begin(&mut self) -> Next {
         let scene = self.scene;
         if self.offer_all(&scene.always) {
-            return;
+            return Next::Done;
         }
         let p = scene.prec;
         let r = &self.ray;
@@ -1020,17 +1032,17 @@ impl<'s, F: Real> Search<'s, F> {
         if !tame {
             for start in (0..scene.bvh.len).step_by(bvh::LEAF) {
                 if self.offer_leaf(start) {
-                    return;
+                    break;
                 }
             }
-            return;
+            return Next::Done;
         }
         let (ox, oy) = (r.ox.to_f64(), r.oy.to_f64());
         let (dx, dy) = (r.dx.to_f64(), r.dy.to_f64());
         let ext = &scene.extent;
         let [xl, yl, xh, yh] = ext.bx;
         if xl > xh || xl.is_nan() {
-            return;
+            return Next::Done;
         }
         let ell = ext.ell;
         let (u, w) = (p.u, p.w);
@@ -1064,17 +1076,31 @@ impl<'s, F: Real> Search<'s, F> {
                 }
             });
         if done {
-            return;
+            Next::Done
+        } else {
+            Next::Walk
         }
-        let mut slab = self.slab;
-        let stack = core::mem::take(self.stack);
-        let mut stack = stack;
-        // Nearest first for any hit too: the first hit found is then usually near.
-        scene.bvh.walk(&mut slab, true, &mut stack, |k, slab| {
-            let stop = self.offer_leaf(k.start);
-            *slab = self.slab;
-            stop
-        });
-        *self.stack = stack;
     }
+
+    /// The closest hit found (for a search that was not an any-hit one).
+    fn hit(&self) -> SegmentHit<F> {
+        match self.winner {
+            None => SegmentHit::MISS,
+            Some(row) => {
+                let e = Entry::of(row);
+                let mut best = self.best;
+                (best.nx, best.ny) = (e.nx, e.ny);
+                best.answer(&self.ray)
+            }
+        }
+    }
+}
+
+/// What is left of a search after [`Search::begin`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// The answer is found.
+    Done,
+    /// The tree's walls are still to be offered.
+    Walk,
 }
