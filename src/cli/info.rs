@@ -41,9 +41,9 @@ pub fn run() {
     crate::cli::print(&s);
 }
 
-/// The CPU's model and clock, as `/proc/cpuinfo` gives them (`AMD EPYC 7B13, 2445 MHz`), for
-/// `info` and `compare`'s reports: speed figures depend on both. `unknown` where that file is
-/// missing (not Linux) or says neither.
+/// The CPU's model and clock, as `/proc/cpuinfo` gives them (`AMD EPYC (family 25, model 17),
+/// 2596 MHz`), for `info` and `compare`'s reports: speed figures depend on both. `unknown`
+/// where that file is missing (not Linux) or says neither.
 pub fn cpu() -> String {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let field = |name: &str| {
@@ -53,7 +53,13 @@ pub fn cpu() -> String {
             .map(|(_, v)| v.trim().to_string())
             .filter(|v| !v.is_empty())
     };
-    match (field("model name"), field("cpu MHz")) {
+    // Family and model tell apart CPUs that one model name covers (AMD's `AMD EPYC` under a
+    // hypervisor is Zen 4 as family 25, Zen 5 as 26).
+    let model = match (field("model name"), field("cpu family"), field("model")) {
+        (Some(m), Some(f), Some(k)) => Some(format!("{m} (family {f}, model {k})")),
+        (m, _, _) => m,
+    };
+    match (model, field("cpu MHz")) {
         (Some(m), Some(mhz)) => format!("{m}, {} MHz", mhz.split('.').next().unwrap_or(&mhz)),
         (Some(m), None) => m,
         (None, Some(mhz)) => format!("{mhz} MHz"),
