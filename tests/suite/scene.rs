@@ -898,19 +898,24 @@ fn check_sight<F: Real>(walls: &Segments<F>, pairs: &Segments<F>) -> [usize; 3] 
     counts
 }
 
-/// Pairs aimed at the walls: ends on wall endpoints and on walls' lines, along walls, through
-/// vertices, A == B, non-finite ends.
-fn sight_case<F: Real>(seed: u64) -> [usize; 3] {
-    let (walls, _, _) = adversarial::<F>(seed);
-    let g = &mut Gen(SplitMix64::new(seed ^ 0xABCD));
-    let finite: Vec<Segment<F>> = (0..walls.len())
+/// The walls of `walls` whose coordinates are all finite.
+fn finite_walls<F: Real>(walls: &Segments<F>) -> Vec<Segment<F>> {
+    (0..walls.len())
         .map(|i| walls.segment(i))
         .filter(|w| {
             [w.x0, w.y0, w.x1, w.y1]
                 .iter()
                 .all(|v| v.to_f64().is_finite())
         })
-        .collect();
+        .collect()
+}
+
+/// Pairs aimed at the walls: ends on wall endpoints and on walls' lines, along walls, through
+/// vertices, A == B, non-finite ends.
+fn sight_case<F: Real>(seed: u64) -> [usize; 3] {
+    let (walls, _, _) = adversarial::<F>(seed);
+    let g = &mut Gen(SplitMix64::new(seed ^ 0xABCD));
+    let finite = finite_walls(&walls);
     let mut pairs = Vec::new();
     let any = |g: &mut Gen| F::from_f64(g.int(8));
     for _ in 0..48 {
@@ -1142,14 +1147,7 @@ fn lidar_adversarial_case<F: Real>(seed: u64) -> usize {
     let (walls, rays, t_max) = adversarial::<F>(seed);
     let scene = Scene::new(&walls).unwrap();
     let g = &mut Gen(SplitMix64::new(seed ^ 0x9E37));
-    let finite: Vec<Segment<F>> = (0..walls.len())
-        .map(|i| walls.segment(i))
-        .filter(|w| {
-            [w.x0, w.y0, w.x1, w.y1]
-                .iter()
-                .all(|v| v.to_f64().is_finite())
-        })
-        .collect();
+    let finite = finite_walls(&walls);
     let mut hits = 0;
     for p in 0..4 {
         let r = rays.as_ref().ray(g.0.below(rays.len() as u64) as usize);
