@@ -278,13 +278,17 @@ impl Reach {
     /// Beam `i`'s reach is now `d` (no longer than it was).
     #[inline(always)]
     fn set(&mut self, i: usize, d: f64) {
-        if d < self.d[i] {
+        let (old, b) = (self.d[i], i / BLOCK);
+        if d < old {
             self.d[i] = d;
-            let b = i / BLOCK;
-            let end = ((b + 1) * BLOCK).min(self.d.len());
-            self.block[b] = self.d[b * BLOCK..end]
-                .iter()
-                .fold(-f64::INFINITY, |a, &x| a.max(x));
+            // The block's largest changes only when this beam held it.
+            if old >= self.block[b] {
+                let end = ((b + 1) * BLOCK).min(self.d.len());
+                self.block[b] =
+                    self.d[b * BLOCK..end]
+                        .iter()
+                        .fold(-f64::INFINITY, |a, &x| if x > a { x } else { a });
+            }
         }
     }
 
