@@ -1009,17 +1009,21 @@ impl<'s, F: Real> Search<'s, F> {
             return;
         }
         let mut slab = self.slab;
+        let mut found = false;
         // Nearest first for any hit too: the first hit found is then usually near.
         self.scene.bvh.walk(&mut slab, true, stack, |k, slab| {
-            let stop = self.offer_leaf(k.start);
+            found = self.offer_leaf(k.start);
             *slab = self.slab;
-            stop
+            found
         });
+        if self.any && !found {
+            self.offer_near();
+        }
     }
 
     /// Everything but the walk down the tree: the walls outside the tree's range, every wall
-    /// for a ray outside it, the walls nearly parallel to the ray (`near.rs`), and the walk's
-    /// margins. [`Next::Walk`] when the tree's walls are still to be offered, through
+    /// for a ray outside it, the walls nearly parallel to the ray (`near.rs`; for any hit,
+    /// after the walk and only when it found none), and the walk's margins. [`Next::Walk`] when the tree's walls are still to be offered, through
     /// [`Search::offer_leaf`] for every leaf that the walk's [`Slab`] test passes (or more).
     fn begin(&mut self) -> Next {
         let scene = self.scene;
@@ -1037,10 +1041,9 @@ impl<'s, F: Real> Search<'s, F> {
             }
             return Next::Done;
         }
-        let (ox, oy) = (r.ox.to_f64(), r.oy.to_f64());
         let (dx, dy) = (r.dx.to_f64(), r.dy.to_f64());
         let ext = &scene.extent;
-        let [xl, yl, xh, yh] = ext.bx;
+        let [xl, _, xh, _] = ext.bx;
         if xl > xh || xl.is_nan() {
             return Next::Done;
         }
@@ -1059,6 +1062,25 @@ impl<'s, F: Real> Search<'s, F> {
         self.slab = slab;
         self.narrow();
 
+        // Any hit: the tree first, where most hits are, and the nearly parallel walls only
+        // when it has none (any hit found is the answer, in whatever order).
+        if self.any || !self.offer_near() {
+            Next::Walk
+        } else {
+            Next::Done
+        }
+    }
+
+    /// Offers the walls nearly parallel to the ray that may come near its line (`near.rs`);
+    /// true when the search is over.
+    fn offer_near(&mut self) -> bool {
+        let scene = self.scene;
+        let (p, ext) = (scene.prec, &scene.extent);
+        let r = &self.ray;
+        let (ox, oy) = (r.ox.to_f64(), r.oy.to_f64());
+        let (dx, dy) = (r.dx.to_f64(), r.dy.to_f64());
+        let [xl, yl, xh, yh] = ext.bx;
+        let (u, ell) = (p.u, ext.ell);
         // |W| ≤ R for every wall: the L1 distance to the box's far corner.
         let big = (ox - xl).abs().max((ox - xh).abs()) + (oy - yl).abs().max((oy - yh).abs());
         // Walls within w of the ray's direction, anywhere near its line. β: the distance
@@ -1066,7 +1088,7 @@ impl<'s, F: Real> Search<'s, F> {
         let beta = 10.0 * u * (big + ell)
             + 64.0 * (u + f64::EPSILON) * (ox.abs() + oy.abs() + 2.0 * ext.cmax + big)
             + p.floor;
-        let wq = 1.02 * w + 1e-12;
+        let wq = 1.02 * p.w + 1e-12;
         let mut done = false;
         scene
             .near
@@ -1075,11 +1097,7 @@ impl<'s, F: Real> Search<'s, F> {
                     done = self.offer(&scene.bvh.row(slot as usize));
                 }
             });
-        if done {
-            Next::Done
-        } else {
-            Next::Walk
-        }
+        done
     }
 
     /// The closest hit found (for a search that was not an any-hit one).
