@@ -200,11 +200,13 @@ pub(super) fn cast<'s, F: Real>(
     s.beam.clear();
     s.norm.clear();
     s.reach.clear();
+    // The walk's margins are the same for every beam (`Search::begin`) but `ext_r`.
+    let first = &searches[0].slab;
     let mut fan = Fan {
         o: (ox.to_f64(), oy.to_f64()),
-        pad_r: 0.0,
-        pad_0: 0.0,
-        ell: 0.0,
+        pad_r: first.pad_r.to_f64(),
+        pad_0: first.pad_0.to_f64(),
+        ell: first.ell.to_f64(),
         ext_r: 0.0,
     };
     for &(p, i) in &s.keys {
@@ -216,12 +218,7 @@ pub(super) fn cast<'s, F: Real>(
         s.norm.push(norm);
         s.reach
             .push(search.slab.reach().to_f64() * norm * (1.0 + REL));
-        // The same for every beam (`Search::begin`) but `ext_r`.
-        let slab = &search.slab;
-        fan.pad_r = slab.pad_r.to_f64();
-        fan.pad_0 = slab.pad_0.to_f64();
-        fan.ell = slab.ell.to_f64();
-        fan.ext_r = fan.ext_r.max(slab.ext_r.to_f64() * norm);
+        fan.ext_r = fan.ext_r.max(search.slab.ext_r.to_f64() * norm);
     }
     walk(scene, &fan, s, searches);
     for (search, &k) in searches.iter().zip(&s.which) {

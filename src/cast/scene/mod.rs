@@ -1023,8 +1023,9 @@ impl<'s, F: Real> Search<'s, F> {
 
     /// Everything but the walk down the tree: the walls outside the tree's range, every wall
     /// for a ray outside it, the walls nearly parallel to the ray (`near.rs`; for any hit,
-    /// after the walk and only when it found none), and the walk's margins. [`Next::Walk`] when the tree's walls are still to be offered, through
-    /// [`Search::offer_leaf`] for every leaf that the walk's [`Slab`] test passes (or more).
+    /// after the walk and only when it found none), and the walk's margins. [`Next::Walk`]
+    /// when the tree's walls are still to be offered, through [`Search::offer_leaf`] for every
+    /// leaf that the walk's [`Slab`] test passes (or more).
     fn begin(&mut self) -> Next {
         let scene = self.scene;
         if self.offer_all(&scene.always) {
