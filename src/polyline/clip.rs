@@ -13,6 +13,7 @@
 use core::ops::Range;
 
 use super::join::{Joiner, Tag};
+use super::window::{self, EVEN, WINDOW};
 use super::{Coords, Layout, MultiPolylines, PartOptions, Parts, Polylines};
 use crate::error::Error;
 use crate::geom::Rect;
@@ -133,68 +134,16 @@ pub(crate) fn clip_layout_at<F: Real>(
     });
 }
 
-/// Vertices per window of [`Codes`]: 32 interleaved `(x, y)` pairs fill a 64-bit mask.
-const WINDOW: usize = 32;
-
-/// Where a window of vertices lies against the rect, one bit per coordinate: bit `2k` for
-/// vertex `k`'s `x`, `2k + 1` for its `y`. `lo` is set where the coordinate is below the rect's
-/// lower bound or NaN, `hi` where it is above the upper bound or NaN (`!(v ≥ lo)`,
-/// `!(v ≤ hi)`).
+/// Where a window of vertices lies against the rect ([`window::bits`], not strict): `lo` is
+/// set where the coordinate is below the rect's lower bound or NaN, `hi` where it is above the
+/// upper bound or NaN (`!(v ≥ lo)`, `!(v ≤ hi)`).
 #[derive(Clone, Copy)]
 struct Codes {
     lo: u64,
     hi: u64,
 }
 
-/// Every `x` bit (the even ones).
-const EVEN: u64 = 0x5555_5555_5555_5555;
-
 impl Codes {
-    /// The codes of the interleaved values `v` (at most 64), bounds `lo = [xmin, ymin]`,
-    /// `hi = [xmax, ymax]`: 64 values at once on vectors ([`below_above`]), a shorter window
-    /// padded.
-    #[inline(always)]
-    fn of_interleaved<F: Real, V: Vector<F>>(v: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
-        let (lo, hi) = match <&[F; 2 * WINDOW]>::try_from(v) {
-            Ok(w) => below_above::<F, V, 64>(w, lo, hi),
-            Err(_) => Self::of_short::<F, V>(v, lo, hi),
-        };
-        Codes { lo, hi }
-    }
-
-    /// The bits of fewer than 64 values (an array's last window), padded with zeros: out of the
-    /// loop, so that full windows do not clear a pad. Bits past `v.len()` are not read.
-    #[cold]
-    #[inline(never)]
-    fn of_short<F: Real, V: Vector<F>>(v: &[F], lo: [F; 2], hi: [F; 2]) -> (u64, u64) {
-        let mut pad = [F::ZERO; 2 * WINDOW];
-        pad[..v.len()].copy_from_slice(v);
-        below_above::<F, V, 64>(&pad, lo, hi)
-    }
-
-    /// The codes of vertices `x[k], y[k]` (at most 32 of them): each column's bits, spread to
-    /// the even (`x`) and odd (`y`) positions.
-    #[inline(always)]
-    fn of_columns<F: Real, V: Vector<F>>(x: &[F], y: &[F], lo: [F; 2], hi: [F; 2]) -> Codes {
-        let (xl, xh) = Self::column::<F, V>(x, lo[0], hi[0]);
-        let (yl, yh) = Self::column::<F, V>(y, lo[1], hi[1]);
-        Codes {
-            lo: xl | yl << 1,
-            hi: xh | yh << 1,
-        }
-    }
-
-    /// One column's bits at the even positions. A function, not a closure: closures are not
-    /// always inlined, and the level's lanes must be, into the dispatched loop.
-    #[inline(always)]
-    fn column<F: Real, V: Vector<F>>(c: &[F], lo: F, hi: F) -> (u64, u64) {
-        let (l, h) = match <&[F; WINDOW]>::try_from(c) {
-            Ok(w) => below_above::<F, V, 32>(w, [lo; 2], [hi; 2]),
-            Err(_) => Self::of_short::<F, V>(c, [lo; 2], [hi; 2]),
-        };
-        (spread(l as u32), spread(h as u32))
-    }
-
     /// Segment `k` (vertex `k` to `k + 1`) at bit `2k`: `(inside, careful)`. Inside: both ends
     /// in the closed rect (SPEC §1: `[0, 1]`, the ends bit for bit). A miss: both ends below
     /// (or both above) the same bound, or a NaN coordinate with the other end outside: no
@@ -209,40 +158,6 @@ impl Codes {
         let miss = (share | share >> 1) & EVEN;
         (inside, valid & !inside & !miss)
     }
-}
-
-/// Bit `k` of `(below, above)`: `!(v[k] ≥ lo[k % 2])`, `!(v[k] ≤ hi[k % 2])` (both set for
-/// NaN), for `N` = 32 or 64 values: a compare and a move-mask per vector of `V` (the level's
-/// lanes), the same bits as the scalar compares.
-#[inline(always)]
-fn below_above<F: Real, V: Vector<F>, const N: usize>(
-    v: &[F; N],
-    lo: [F; 2],
-    hi: [F; 2],
-) -> (u64, u64) {
-    // `V::WIDTH` is even: lane `l` holds an `x` where `l` is even, as the values do.
-    let (l, h) = (V::from_fn(|k| lo[k % 2]), V::from_fn(|k| hi[k % 2]));
-    let (mut b, mut a) = (0u64, 0u64);
-    for (c, x) in v.chunks_exact(V::WIDTH).enumerate() {
-        let x = V::load(x);
-        b |= V::bits(x.ge(l)) << (V::WIDTH * c);
-        a |= V::bits(x.le(h)) << (V::WIDTH * c);
-    }
-    // The compares found `v ≥ lo` and `v ≤ hi` (both false for NaN): their complements, over
-    // the `N` values.
-    let all = u64::MAX >> (64 - N);
-    (!b & all, !a & all)
-}
-
-/// Bit `k` of `x` moved to bit `2k`.
-#[inline(always)]
-fn spread(x: u32) -> u64 {
-    let mut v = x as u64;
-    v = (v | v << 16) & 0x0000_FFFF_0000_FFFF;
-    v = (v | v << 8) & 0x00FF_00FF_00FF_00FF;
-    v = (v | v << 4) & 0x0F0F_0F0F_0F0F_0F0F;
-    v = (v | v << 2) & 0x3333_3333_3333_3333;
-    (v | v << 1) & EVEN
 }
 
 /// Clips the polyline of `vertices` to `rect` into `j`: windows of [`WINDOW`] vertices
@@ -262,16 +177,10 @@ fn clip_line<F: Real, V: Vector<F>>(
     let mut w = vertices.start;
     while w + 1 < vertices.end {
         let e = (w + WINDOW).min(vertices.end);
-        let codes = match coords {
-            // Values past the window's end (when the array has them) only fill the vectors:
-            // their bits are not read.
-            Coords::Interleaved(v) => {
-                Codes::of_interleaved::<F, V>(&v[2 * w..(2 * (w + WINDOW)).min(v.len())], lo, hi)
-            }
-            Coords::Separated { x, y } => {
-                let end = (w + WINDOW).min(x.len());
-                Codes::of_columns::<F, V>(&x[w..end], &y[w..end], lo, hi)
-            }
+        let (below, above) = window::bits::<F, V, false>(coords, w, lo, hi);
+        let codes = Codes {
+            lo: below,
+            hi: above,
         };
         let (inside, careful) = codes.segments(e - w - 1);
         let mut todo = inside | careful;

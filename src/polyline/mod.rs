@@ -65,6 +65,7 @@ use crate::real::Real;
 pub(crate) mod clip;
 mod join;
 pub mod tiles;
+mod window;
 
 pub use tiles::TileOptions;
 

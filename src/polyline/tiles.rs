@@ -46,13 +46,15 @@
 //! polyline. Points of contact likewise, apart. The same at any thread count.
 
 use super::join::{Joiner, Tag};
-use super::{Layout, Line, MultiPolylines, Parts, Polylines};
+use super::window::{self, WINDOW};
+use super::{Coords, Layout, Line, MultiPolylines, Parts, Polylines};
 use crate::error::Error;
 use crate::geom::{Axis, Class, Rect, Segment};
 use crate::grid::{Grid, GridOptions, Lines, Piece};
 use crate::kernels::contract::{delta, in_range, line_t};
 use crate::kernels::{Clip, ClipKernel, SlabScalar};
 use crate::real::Real;
+use crate::simd::{dispatch, Vector};
 
 /// How polylines are cut into cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -308,6 +310,57 @@ impl<F: Real> Sole<F> {
         (self.x.code(x), self.y.code(y))
     }
 
+    /// How many segments from vertex `i` (code `a`, polyline ending at vertex `end − 1`) are
+    /// settled alike, counted on one window of the vertices after it: while they stay in
+    /// `a`'s cell's sole intervals (each segment `Sole` in that cell), or beyond an outer edge
+    /// `a` is beyond (each a `Miss`; the longest such run). `(0, false)` where `a` is neither
+    /// (on a line, NaN). Also whether the count reached the window's end (the run may go on).
+    #[inline(always)]
+    fn run_from<V: Vector<F>>(
+        &self,
+        coords: &Coords<'_, F>,
+        i: usize,
+        end: usize,
+        a: (Code, Code),
+    ) -> (usize, bool) {
+        let (x, y) = (&self.x, &self.y);
+        let (nx, ny) = (x.above(), y.above());
+        let avail = (end - i - 1).min(WINDOW);
+        if (0..nx).contains(&a.0) && (0..ny).contains(&a.1) {
+            let (ix, iy) = (a.0 as usize, a.1 as usize);
+            let (gt, lt) = window::bits::<F, V, true>(
+                coords,
+                i + 1,
+                [x.lo[ix], y.lo[iy]],
+                [x.hi[ix], y.hi[iy]],
+            );
+            let inside = gt & lt;
+            return window::leading_run(inside & inside >> 1, avail);
+        }
+        if !(a.0 == BELOW || a.0 == nx || a.1 == BELOW || a.1 == ny) {
+            return (0, false);
+        }
+        // `gt`: above the upper outer bound; `lt`: below the lower one (as `code`'s tests).
+        let (gt, lt) = window::bits::<F, V, true>(
+            coords,
+            i + 1,
+            [x.outer.1, y.outer.1],
+            [x.outer.0, y.outer.0],
+        );
+        let edges = [
+            (a.0 == BELOW, lt),
+            (a.0 == nx, gt),
+            (a.1 == BELOW, lt >> 1),
+            (a.1 == ny, gt >> 1),
+        ];
+        edges
+            .into_iter()
+            .filter(|e| e.0)
+            .map(|(_, beyond)| window::leading_run(beyond, avail))
+            .max()
+            .unwrap_or((0, false))
+    }
+
     /// [`Sole::code`] of a vertex after one whose code was `near`.
     #[inline(always)]
     fn code_near(&self, (x, y): (F, F), near: (Code, Code)) -> (Code, Code) {
@@ -403,12 +456,18 @@ impl<F: Real> Work<'_, '_, '_, F> {
         }
         let mut lines = core::mem::take(&mut self.lines);
         lines.clear();
-        self.layout.for_each_line(block, |line| {
-            if line.vertices.len() >= 2 {
-                self.fast_pieces_of(&line);
+        let layout = self.layout;
+        // One dispatch a block: the fast paths' windows run on the level's vectors.
+        dispatch!(I => layout.for_each_line(
+            block,
+            #[inline(always)]
+            |line| {
+                if line.vertices.len() >= 2 {
+                    self.fast_pieces_of::<F::Simd<I>>(&line);
+                }
+                lines.push((line, self.pieces.len()));
             }
-            lines.push((line, self.pieces.len()));
-        });
+        ));
         if !self.careful.is_empty() {
             let o = GridOptions {
                 lines: self.options.lines,
@@ -442,18 +501,22 @@ impl<F: Real> Work<'_, '_, '_, F> {
 
     /// The polyline's pieces the fast paths settle, into `pieces` (runs of segments in one
     /// cell's sole intervals as one entry); the rest to the buffered cells' clip, or queued in
-    /// `careful` for the grid.
-    fn fast_pieces_of(&mut self, line: &Line) {
+    /// `careful` for the grid. Runs that stay in one cell, or beyond one outer edge, are found
+    /// a window at a time ([`Sole::run_from`]); each segment that ends one, one at a time.
+    #[inline(always)]
+    fn fast_pieces_of<V: Vector<F>>(&mut self, line: &Line) {
         let coords = self.layout.lines.coords();
         let sole = self.sole;
         let (nx, ny) = (sole.x.above(), sole.y.above());
         let nx64 = nx as u64;
-        let mut a = sole.code(coords.vertex(line.vertices.start));
+        let end = line.vertices.end;
+        let mut i = line.vertices.start;
+        let mut a = sole.code(coords.vertex(i));
         // The open run in `pieces`: its cell.
         let mut run: Option<(u32, u32)> = None;
-        for i in line.vertices.start..line.vertices.end - 1 {
+        while i + 1 < end {
             let b = sole.code_near(coords.vertex(i + 1), a);
-            match fast(a, b, nx, ny) {
+            let settled = match fast(a, b, nx, ny) {
                 Fast::Sole(ix, iy) => {
                     if run == Some((ix, iy)) {
                         let last = self.pieces.len() - 1;
@@ -462,8 +525,12 @@ impl<F: Real> Work<'_, '_, '_, F> {
                         self.pieces.push(TilePiece::run(nx64, ix, iy, i));
                         run = Some((ix, iy));
                     }
+                    true
                 }
-                Fast::Miss => run = None,
+                Fast::Miss => {
+                    run = None;
+                    true
+                }
                 Fast::No => {
                     run = None;
                     let seg = coords.segment(i);
@@ -476,9 +543,31 @@ impl<F: Real> Work<'_, '_, '_, F> {
                             }
                         }
                     }
+                    false
+                }
+            };
+            a = b;
+            i += 1;
+            // After a settled segment, the run it began or continued, a window at a time (after
+            // any other, a run is rare: small cells).
+            while settled && i + 1 < end {
+                let (n, full) = sole.run_from::<V>(&coords, i, end, a);
+                if n == 0 {
+                    break;
+                }
+                if let Some((ix, iy)) = run {
+                    // `a` is in cell (ix, iy)'s sole intervals: the run goes on.
+                    let last = self.pieces.len() - 1;
+                    debug_assert_eq!((self.pieces[last].ix, self.pieces[last].iy), (ix, iy));
+                    self.pieces[last].last = i + n - 1;
+                } else {
+                    a = sole.code(coords.vertex(i + n));
+                }
+                i += n;
+                if !full {
+                    break;
                 }
             }
-            a = b;
         }
     }
 

@@ -109,10 +109,28 @@ fn keys<F: Real>(p: &[Piece<F>]) -> Vec<Key> {
         .collect()
 }
 
-/// Asserts the traversal equals brute force for every option, naming the first difference.
+/// Asserts the traversal equals brute force for every option, naming the first difference,
+/// and every piece's ends (`Grid::piece_segment`) are its cell clip's (`Clip::segment`), bit
+/// for bit.
 fn check<F: Real>(grid: &Grid<F>, segs: &[Segment<F>], what: &str) {
     for o in &OPTIONS {
-        let (got, want) = (keys(&grid.pieces(segs, o)), keys(&brute(grid, segs, o)));
+        let pieces = grid.pieces(segs, o);
+        for p in &pieces {
+            let s = &segs[p.segment];
+            let cell = grid.cell(p.ix as usize, p.iy as usize);
+            let want = grid
+                .cell_clip(p.ix as usize, p.iy as usize, s)
+                .segment(&cell, s);
+            let got = grid.piece_segment(p, s);
+            let bits = |s: &Segment<F>| [s.x0, s.y0, s.x1, s.y1].map(|v| v.to_bits_u64());
+            assert_eq!(
+                bits(&got),
+                bits(&want),
+                "{what} ({}, {o:?}): ends of {p:?} of {s:?}: {got:?}, the cell clip's {want:?}",
+                F::DTYPE
+            );
+        }
+        let (got, want) = (keys(&pieces), keys(&brute(grid, segs, o)));
         if got != want {
             let first = got
                 .iter()

@@ -771,6 +771,100 @@ fn tiles_match_reference_f64() {
     tile_scenes::<f64>(22);
 }
 
+/// Every polyline length from 2 to 140, at every start offset modulo 32 (the fast paths find
+/// runs a window of 32 vertices at a time): walks that dwell in one cell for long stretches
+/// (small steps, now and then onto a line or an ulp beside it), leave the grid and stay beyond
+/// one outer edge or a corner, cross to other cells; ±0.0, rarely a NaN or ±∞ (also at window
+/// edges). Against the reference with no buffer and with one, interleaved and separated, at
+/// every SIMD level this CPU runs.
+fn tile_windows<F: Real>(seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let g = grid::<F>(0.0, 1.0, 4, 3);
+    let (xs, ys) = (lines_of_axis(g.xs()), lines_of_axis(g.ys()));
+    let (mut xy, mut offsets) = (Vec::new(), vec![0i64]);
+    // A place to dwell: inside cell (i, j), or beyond the grid's edges (-1, 0, 1 per axis).
+    let inside = |rng: &mut SplitMix64, l: &[f64], i: usize| -> F {
+        let (a, b) = (l[i], l[i + 1]);
+        match rng.below(40) {
+            0 => near(fl(a), rng),
+            1 => near(fl(b), rng),
+            _ => fl(rng.range(a, b)),
+        }
+    };
+    let beyond = |rng: &mut SplitMix64, l: &[f64], side: i64| -> F {
+        let (lo, hi) = (l[0], l[l.len() - 1]);
+        match side {
+            -1 if rng.chance(0.05) => near(fl(lo), rng),
+            -1 => fl(rng.range(lo - 1.0, lo)),
+            1 if rng.chance(0.05) => near(fl(hi), rng),
+            1 => fl(rng.range(hi, hi + 1.0)),
+            _ => fl(rng.range(lo - 0.2, hi + 0.2)),
+        }
+    };
+    for len in 2..=140 {
+        let mut at: Option<(usize, usize)> = Some((0, 0));
+        let mut side = (0i64, 0i64);
+        for k in 0..len {
+            if k == 0 || rng.chance(0.04) {
+                if rng.chance(0.7) {
+                    at = Some((rng.below(4) as usize, rng.below(3) as usize));
+                } else {
+                    at = None;
+                    side = (rng.below(3) as i64 - 1, rng.below(3) as i64 - 1);
+                    if side == (0, 0) {
+                        side.0 = 1;
+                    }
+                }
+            }
+            let (mut x, y) = match at {
+                Some((i, j)) => (inside(&mut rng, &xs, i), inside(&mut rng, &ys, j)),
+                None => (beyond(&mut rng, &xs, side.0), beyond(&mut rng, &ys, side.1)),
+            };
+            if rng.chance(0.005) || (k % 31 == 0 && rng.chance(0.03)) {
+                x = [F::NAN, F::INFINITY, -F::INFINITY, -F::ZERO][rng.below(4) as usize];
+            }
+            xy.extend_from_slice(&[x, y]);
+        }
+        offsets.push((xy.len() / 2) as i64);
+    }
+    let sc = Scene { xy, offsets };
+    tiles_match_reference(&g, &sc, Lines::Closed, "windows");
+    for b in [0.0, 0.02] {
+        let b: F = fl(b);
+        let cell = |ix: usize, iy: usize| {
+            Rect::new(
+                g.xs()[ix] - b,
+                g.ys()[iy] - b,
+                g.xs()[ix + 1] + b,
+                g.ys()[iy + 1] + b,
+            )
+            .unwrap()
+        };
+        let o = TileOptions {
+            lines: Lines::Closed,
+            points: true,
+            buffer: Some(b),
+        };
+        let want = tiles_ref(&sc, g.nx(), g.ny(), cell, clip_by_rect);
+        assert!(want.0.len() > 1000, "{} parts", want.0.len());
+        assert_eq!(tiles_lib(&sc, &g, &o), want, "windows, buffer {b}");
+    }
+}
+
+fn lines_of_axis<F: Real>(v: &[F]) -> Vec<f64> {
+    v.iter().map(|x| x.to_f64()).collect()
+}
+
+#[test]
+fn tile_windows_of_every_length_f32() {
+    common::levels::each(|_| tile_windows::<f32>(73));
+}
+
+#[test]
+fn tile_windows_of_every_length_f64() {
+    common::levels::each(|_| tile_windows::<f64>(74));
+}
+
 /// Polylines through grid vertices and along lines, wholly inside the grid.
 fn watertight_scenes<F: Real>(seed: u64) {
     let mut rng = SplitMix64::new(seed);
