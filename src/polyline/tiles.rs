@@ -33,12 +33,17 @@
 //! buffer, the part of the buffered cell no neighbour's overlaps), beyond every cell, or
 //! neither (on a line, in an overlap, NaN). A segment whose ends share a cell's sole intervals
 //! is `Inside` that cell and a miss in every other (both ends beyond its near edge, §1): runs of
-//! them are copied at once. One whose ends lie beyond the same outer edge has no piece. One
-//! with `dy == ±0` inside a row's sole interval, neither end on a line (or `dx == ±0` in a
-//! column's), is cut at the lines between its ends by the clip's own parameter, as the grid's
-//! direct walk cuts (the other axis's slab is the whole line), its ends by
-//! [`Clip::segment`](crate::Clip::segment). Every other segment of a block goes through the
-//! grid's walks in one call (or, with a buffer, the buffered cells' clip).
+//! them are copied at once. One whose ends lie beyond the same outer edge has no piece. Both
+//! kinds of run are found a window of 32 vertices at a time on the level's vectors (strict
+//! compares against the run's cell, or against the outer edge), after the segment that starts
+//! the run. One with `dy == ±0` inside a row's sole interval, neither end on a line (or
+//! `dx == ±0` in a column's), is cut at the lines between its ends by the clip's own
+//! parameter, as the grid's direct walk cuts (the other axis's slab is the whole line), its
+//! ends by [`Clip::segment`](crate::Clip::segment). Without a buffer, one that can meet at most
+//! four cells (the columns and rows between its ends' closed cells: an end on a line, or
+//! crossing one) is clipped by each of them ([`Grid::cell_clip`], the grid's own clip, so the
+//! same pieces as its walk). Every other segment of a block goes through the grid's walks in
+//! one call (or, with a buffer, the buffered cells' clip).
 //!
 //! # Order
 //!
@@ -257,6 +262,34 @@ impl<F: Real> SoleAxis<F> {
             }
         }
         self.code(v)
+    }
+
+    /// The cells of this axis (no buffer: the sole intervals are the open cells) that a
+    /// segment between `v0` and `v1` (their codes `c0`, `c1`) can meet: from the lowest cell
+    /// either end's closed cells hold to the highest. An end on a line holds the two cells
+    /// beside it, one beyond every cell holds none (the segment reaches the outer cell);
+    /// `None` when a code is [`SHARED`] off every line (NaN).
+    fn between(
+        &self,
+        lines: &[F],
+        (v0, c0): (F, Code),
+        (v1, c1): (F, Code),
+    ) -> Option<(usize, usize)> {
+        let n = self.lo.len();
+        let cells = |v: F, c: Code| -> Option<(usize, usize)> {
+            Some(match c {
+                BELOW => (0, 0),
+                SHARED => {
+                    let g = ((v.to_f64() - self.origin) * self.per_unit) as usize;
+                    let k = (g.saturating_sub(1)..(g + 3).min(n + 1)).find(|&k| lines[k] == v)?;
+                    (k.saturating_sub(1), k.min(n - 1))
+                }
+                c if c as usize >= n => (n - 1, n - 1),
+                c => (c as usize, c as usize),
+            })
+        };
+        let (a, b) = (cells(v0, c0)?, cells(v1, c1)?);
+        Some((a.0.min(b.0), a.1.max(b.1)))
     }
 
     /// How many cells.
@@ -537,7 +570,8 @@ impl<F: Real> Work<'_, '_, '_, F> {
                     match self.buffered {
                         Some(bc) => self.buffered_pieces(bc, i, &seg),
                         None => {
-                            if !self.along_one_row(i, &seg, a, b) {
+                            if !self.along_one_row(i, &seg, a, b) && !self.few_cells(i, &seg, a, b)
+                            {
                                 self.careful.push(seg);
                                 self.careful_at.push(i);
                             }
@@ -665,6 +699,69 @@ impl<F: Real> Work<'_, '_, '_, F> {
             t_entry = t_exit;
             c += step;
         }
+    }
+
+    /// A segment (closed cells) whose ends' codes leave at most four cells it can meet (the
+    /// columns and rows from either end's closed cells to the other's: a segment lies between
+    /// its ends): its pieces are those cells' clips that hit ([`Grid::cell_clip`], the grid's
+    /// own, touches kept), in the grid's order (`t_entry`, `t_exit`, row, column), with the
+    /// clips' cut vertices. Returns `false`, having pushed nothing, when an end's cells are not
+    /// known from its code (NaN, a guess that missed) or more cells are left.
+    fn few_cells(&mut self, i: usize, s: &Segment<F>, a: (Code, Code), b: (Code, Code)) -> bool {
+        if self.options.lines != Lines::Closed {
+            return false;
+        }
+        let (sole, grid) = (self.sole, self.grid);
+        let (Some((x0, x1)), Some((y0, y1))) = (
+            sole.x.between(grid.xs(), (s.x0, a.0), (s.x1, b.0)),
+            sole.y.between(grid.ys(), (s.y0, a.1), (s.y1, b.1)),
+        ) else {
+            return false;
+        };
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 {
+            return false;
+        }
+        let mut hits: [Option<(usize, usize, Clip<F>)>; 4] = [None; 4];
+        let mut m = 0;
+        for iy in y0..=y1 {
+            for ix in x0..=x1 {
+                let c = grid.cell_clip(ix, iy, s);
+                if c.is_hit() {
+                    hits[m] = Some((ix, iy, c));
+                    m += 1;
+                }
+            }
+        }
+        // A hit's parameters are numbers; the cells were visited by row, then column, and the
+        // insertion sort keeps that order among equal parameters.
+        let key = |h: &Option<(usize, usize, Clip<F>)>| h.map(|h| (h.2.t_entry, h.2.t_exit));
+        for k in 1..m {
+            let mut j = k;
+            while j > 0 && key(&hits[j]) < key(&hits[j - 1]) {
+                hits.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        let nx64 = grid.nx() as u64;
+        for &(ix, iy, c) in hits[..m].iter().flatten() {
+            let ends = if c.t_entry == F::ZERO && c.t_exit == F::ONE {
+                *s
+            } else {
+                c.segment(&grid.cell(ix, iy), s)
+            };
+            self.pieces.push(TilePiece {
+                cell: iy as u64 * nx64 + ix as u64,
+                ix: ix as u32,
+                iy: iy as u32,
+                seg: i,
+                last: i,
+                run: false,
+                t_entry: c.t_entry,
+                t_exit: c.t_exit,
+                ends,
+            });
+        }
+        true
     }
 
     /// The grid's pieces of the polyline's queued segments (`cursor` walks them in segment

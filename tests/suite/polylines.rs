@@ -884,6 +884,53 @@ fn watertight_scenes<F: Real>(seed: u64) {
     assert_watertight(checked, &open);
 }
 
+/// Polylines hopping through grid vertices in short steps: from a point in one of the four
+/// cells around a vertex, straight through the vertex (as nearly as the type rounds it) to a
+/// point in the cell across, and on to the next vertex: each segment meets at most four
+/// cells, crossing both axes' lines at one point, where the cells clamp their cut points apart
+/// unless the joint is sealed.
+fn short_hops_through_vertices<F: Real>(seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    let g = grid::<F>(0.0, 1.0, 10, 10);
+    let (mut xy, mut offsets) = (Vec::new(), vec![0i64]);
+    for _ in 0..400 {
+        let (mut k, mut m) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
+        let mut p = (fl::<F>(0.0), fl::<F>(0.0));
+        for step in 0..8 {
+            let (vx, vy) = (g.xs()[k].to_f64(), g.ys()[m].to_f64());
+            let (dx, dy) = (rng.range(0.005, 0.09), rng.range(0.005, 0.09));
+            let (sx, sy) = (
+                if rng.chance(0.5) { 1.0 } else { -1.0 },
+                if rng.chance(0.5) { 1.0 } else { -1.0 },
+            );
+            let a = rng.range(0.1, 0.9);
+            let start = (fl(vx - sx * a * dx), fl(vy - sy * a * dy));
+            if step == 0 || p != start {
+                xy.extend_from_slice(&[start.0, start.1]);
+            }
+            p = (fl(vx + sx * (1.0 - a) * dx), fl(vy + sy * (1.0 - a) * dy));
+            xy.extend_from_slice(&[p.0, p.1]);
+            k = (k as i64 + if sx > 0.0 { 1 } else { -1 }).clamp(1, 9) as usize;
+            m = (m as i64 + if sy > 0.0 { 1 } else { -1 }).clamp(1, 9) as usize;
+        }
+        offsets.push((xy.len() / 2) as i64);
+    }
+    let sc = Scene { xy, offsets };
+    let (checked, open) = watertight(&g, &sc, "short hops");
+    assert!(checked > 1000, "{checked} joints");
+    assert_watertight(checked, &open);
+}
+
+#[test]
+fn short_hops_through_vertices_are_watertight_f32() {
+    short_hops_through_vertices::<f32>(35);
+}
+
+#[test]
+fn short_hops_through_vertices_are_watertight_f64() {
+    short_hops_through_vertices::<f64>(36);
+}
+
 #[test]
 fn tiles_are_watertight_f32() {
     watertight_scenes::<f32>(31);
