@@ -725,7 +725,19 @@ impl<F: Real> Work<'_, '_, '_, F> {
         let mut m = 0;
         for iy in y0..=y1 {
             for ix in x0..=x1 {
-                let c = grid.cell_clip(ix, iy, s);
+                let cell = grid.cell(ix, iy);
+                // Both ends in the closed cell: `Inside`, `[0, 1]` (§1), with no clip.
+                let c = if cell.contains(s.x0, s.y0) && cell.contains(s.x1, s.y1) {
+                    Clip {
+                        t_entry: F::ZERO,
+                        t_exit: F::ONE,
+                        class: Class::Inside,
+                        entry_axis: Axis::X,
+                        exit_axis: Axis::X,
+                    }
+                } else {
+                    grid.cell_clip(ix, iy, s)
+                };
                 if c.is_hit() {
                     hits[m] = Some((ix, iy, c));
                     m += 1;
