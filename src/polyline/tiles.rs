@@ -95,7 +95,7 @@ impl<'a, F: Real> Polylines<'a, F> {
         options: &TileOptions<F>,
         out: &mut Parts<F>,
     ) -> Result<(), Error> {
-        tile_layout(&self.layout(), grid, options, out)
+        F::tile_polylines(&self.layout(), grid, options, out)
     }
 }
 
@@ -107,7 +107,7 @@ impl<'a, F: Real> MultiPolylines<'a, F> {
         options: &TileOptions<F>,
         out: &mut Parts<F>,
     ) -> Result<(), Error> {
-        tile_layout(&self.layout(), grid, options, out)
+        F::tile_polylines(&self.layout(), grid, options, out)
     }
 }
 
@@ -153,7 +153,9 @@ fn reach<F: Real>((los, his): &(Vec<F>, Vec<F>), lo: f64, hi: f64) -> core::ops:
     first..end.max(first)
 }
 
-fn tile_layout<F: Real>(
+/// The tilings themselves, compiled once per precision (`simd::entries`): each block's fast
+/// paths at the chosen level.
+pub(crate) fn tile_layout_at<F: Real>(
     layout: &Layout<'_, '_, F>,
     grid: &Grid<F>,
     options: &TileOptions<F>,

@@ -12,10 +12,12 @@ use crate::buffers::{Batch, ClipOutput};
 use crate::cast::{
     ConvexPolygon, InsideMode, PolygonCastOutput, RaysRef, RectCastOutput, SegmentsCastOutput,
 };
+use crate::cast::{Scene, SegmentHit};
+use crate::error::Error;
 use crate::geom::Rect;
 use crate::grid::{Grid, GridOptions, Piece};
 use crate::polyline::clip::RectsFor;
-use crate::polyline::{Layout, PartOptions, Parts};
+use crate::polyline::{Layout, PartOptions, Parts, TileOptions};
 use crate::SegmentsRef;
 
 /// The entry points, one per batch kernel; `Real`'s supertrait, so that generic code reaches
@@ -77,6 +79,28 @@ pub trait Kernels: Sized {
         options: &PartOptions,
         out: &mut Parts<Self>,
     );
+    /// The tilings (`Polylines::tiles` and its kin).
+    #[allow(private_interfaces)]
+    fn tile_polylines(
+        layout: &Layout<'_, '_, Self>,
+        grid: &Grid<Self>,
+        options: &TileOptions<Self>,
+        out: &mut Parts<Self>,
+    ) -> Result<(), Error>;
+    /// `Scene::cast`'s walks over a batch in `order`: the hits, in that order.
+    fn scene_closest(
+        scene: &Scene<Self>,
+        rays: &RaysRef<'_, Self>,
+        t_max: Self,
+        order: &[u32],
+    ) -> Vec<SegmentHit<Self>>;
+    /// `Scene::any_hit`'s walks over a batch in `order`, in that order.
+    fn scene_any(
+        scene: &Scene<Self>,
+        rays: &RaysRef<'_, Self>,
+        t_max: Self,
+        order: &[u32],
+    ) -> Vec<bool>;
     /// `Grid::pieces_into`.
     fn grid_pieces(
         grid: &Grid<Self>,
@@ -164,6 +188,34 @@ macro_rules! kernels {
                 out: &mut Parts<$f>,
             ) {
                 crate::polyline::clip::clip_layout_at(layout, rects, options, out)
+            }
+            #[inline(never)]
+            #[allow(private_interfaces)]
+            fn tile_polylines(
+                layout: &Layout<'_, '_, $f>,
+                grid: &Grid<$f>,
+                options: &TileOptions<$f>,
+                out: &mut Parts<$f>,
+            ) -> Result<(), Error> {
+                crate::polyline::tiles::tile_layout_at(layout, grid, options, out)
+            }
+            #[inline(never)]
+            fn scene_closest(
+                scene: &Scene<$f>,
+                rays: &RaysRef<'_, $f>,
+                t_max: $f,
+                order: &[u32],
+            ) -> Vec<SegmentHit<$f>> {
+                scene.closest_in_order(rays, t_max, order)
+            }
+            #[inline(never)]
+            fn scene_any(
+                scene: &Scene<$f>,
+                rays: &RaysRef<'_, $f>,
+                t_max: $f,
+                order: &[u32],
+            ) -> Vec<bool> {
+                scene.any_in_order(rays, t_max, order)
             }
             #[inline(never)]
             fn grid_pieces(

@@ -374,9 +374,7 @@ impl<F: Real> Scene<F> {
             return Ok(());
         }
         let order = self.ray_order(rays);
-        let hits = in_order(&order, rays, SegmentHit::MISS, |i, stack| {
-            self.closest(&rays.ray(i), t_max, stack)
-        });
+        let hits = F::scene_closest(self, rays, t_max, &order);
         let at = places(&order);
         chunks(n, out, |start, end, mut o| {
             for i in start..end {
@@ -396,9 +394,7 @@ impl<F: Real> Scene<F> {
         let n = rays.len();
         if ordered_batch(n) {
             let order = self.ray_order(rays);
-            let hits = in_order(&order, rays, false, |i, stack| {
-                self.any(&rays.ray(i), t_max, stack)
-            });
+            let hits = F::scene_any(self, rays, t_max, &order);
             let at = places(&order);
             chunks(n, Flags(out), |start, end, o| {
                 for i in start..end {
@@ -515,7 +511,36 @@ impl<F: Real> Scene<F> {
         keys.into_iter().map(|(_, i)| i).collect()
     }
 
+    /// The closest hits of `rays` in `order` ([`in_order`]; compiled once per precision,
+    /// `simd::entries`).
+    pub(crate) fn closest_in_order(
+        &self,
+        rays: &RaysRef<'_, F>,
+        t_max: F,
+        order: &[u32],
+    ) -> Vec<SegmentHit<F>> {
+        in_order(
+            order,
+            rays,
+            SegmentHit::MISS,
+            #[inline(always)]
+            |i, stack| self.closest(&rays.ray(i), t_max, stack),
+        )
+    }
+
+    /// Whether each of `rays` in `order` hits ([`in_order`]; compiled once per precision).
+    pub(crate) fn any_in_order(&self, rays: &RaysRef<'_, F>, t_max: F, order: &[u32]) -> Vec<bool> {
+        in_order(
+            order,
+            rays,
+            false,
+            #[inline(always)]
+            |i, stack| self.any(&rays.ray(i), t_max, stack),
+        )
+    }
+
     /// The closest hit of one ray.
+    #[inline(always)]
     fn closest(&self, ray: &Ray<F>, t_max: F, stack: &mut Stack<F>) -> SegmentHit<F> {
         let lanes = RayLanes::from(*ray);
         if !lanes.valid() {
@@ -527,6 +552,7 @@ impl<F: Real> Scene<F> {
     }
 
     /// Whether one ray hits a wall.
+    #[inline(always)]
     fn any(&self, ray: &Ray<F>, t_max: F, stack: &mut Stack<F>) -> bool {
         let lanes = RayLanes::from(*ray);
         if !lanes.valid() {
@@ -649,15 +675,18 @@ fn in_order<F: Real, T: Copy + Send + Sync>(
     let mut out = vec![fill; order.len()];
     let run = |(part, o): (&[u32], &mut [T])| {
         let mut stack = Vec::with_capacity(STACK);
-        for (q, (&i, slot)) in part.iter().zip(o.iter_mut()).enumerate() {
-            if let Some(&next) = part.get(q + RAYS_AHEAD) {
-                let next = next as usize;
-                for column in [rays.ox, rays.oy, rays.dx, rays.dy] {
-                    crate::simd::prefetch(column.as_ptr().wrapping_add(next), 0);
+        // The walk compiled at the chosen level (its lanes stay four wide).
+        crate::simd::dispatch!(I => {
+            for (q, (&i, slot)) in part.iter().zip(o.iter_mut()).enumerate() {
+                if let Some(&next) = part.get(q + RAYS_AHEAD) {
+                    let next = next as usize;
+                    for column in [rays.ox, rays.oy, rays.dx, rays.dy] {
+                        crate::simd::prefetch(column.as_ptr().wrapping_add(next), 0);
+                    }
                 }
+                *slot = f(i as usize, &mut stack);
             }
-            *slot = f(i as usize, &mut stack);
-        }
+        });
     };
     if order.len() < PARALLEL_MIN || crate::threads::available() < 2 {
         run((order, &mut out));
@@ -871,6 +900,7 @@ struct Search<'s, F: Real> {
 }
 
 impl<'s, F: Real> Search<'s, F> {
+    #[inline(always)]
     fn new(scene: &'s Scene<F>, ray: RayLanes<F>, t_max: F, any: bool) -> Self {
         let nan = F::NAN;
         Search {
@@ -986,6 +1016,7 @@ impl<'s, F: Real> Search<'s, F> {
     }
 
     /// The walk's far end for the closest hit so far `T`: the extension's bound `e(T)`.
+    #[inline(always)]
     fn narrow(&mut self) {
         let u = self.scene.prec.u;
         let t = if self.winner.is_some() {
@@ -1004,6 +1035,7 @@ impl<'s, F: Real> Search<'s, F> {
     }
 
     /// The whole search: [`Search::begin`], then the walk down the tree.
+    #[inline(always)]
     fn run(&mut self, stack: &mut Stack<F>) {
         if self.begin() == Next::Done {
             return;
@@ -1026,6 +1058,7 @@ impl<'s, F: Real> Search<'s, F> {
     /// after the walk and only when it found none), and the walk's margins. [`Next::Walk`]
     /// when the tree's walls are still to be offered, through [`Search::offer_leaf`] for every
     /// leaf that the walk's [`Slab`] test passes (or more).
+    #[inline(always)]
     fn begin(&mut self) -> Next {
         let scene = self.scene;
         if self.offer_all(&scene.always) {
@@ -1074,6 +1107,7 @@ impl<'s, F: Real> Search<'s, F> {
 
     /// Offers the walls nearly parallel to the ray that may come near its line (`near.rs`);
     /// true when the search is over.
+    #[inline(always)]
     fn offer_near(&mut self) -> bool {
         let scene = self.scene;
         let (p, ext) = (scene.prec, &scene.extent);
@@ -1102,6 +1136,7 @@ impl<'s, F: Real> Search<'s, F> {
     }
 
     /// The closest hit found (for a search that was not an any-hit one).
+    #[inline(always)]
     fn hit(&self) -> SegmentHit<F> {
         match self.winner {
             None => SegmentHit::MISS,
