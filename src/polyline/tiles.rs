@@ -445,17 +445,33 @@ struct TilePiece<F> {
 }
 
 impl<F: Real> TilePiece<F> {
-    fn run(nx: u64, ix: u32, iy: u32, seg: usize) -> Self {
+    /// The piece `[t_entry, t_exit]` of segment `seg` in cell `(ix, iy)`, its ends `ends`.
+    fn piece(
+        nx: u64,
+        (ix, iy): (u32, u32),
+        seg: usize,
+        (t_entry, t_exit): (F, F),
+        ends: Segment<F>,
+    ) -> Self {
         TilePiece {
             cell: iy as u64 * nx + ix as u64,
             ix,
             iy,
             seg,
             last: seg,
+            run: false,
+            t_entry,
+            t_exit,
+            ends,
+        }
+    }
+
+    /// The run of `Inside` pieces from segment `seg` (one, until its `last` grows).
+    fn run(nx: u64, ix: u32, iy: u32, seg: usize) -> Self {
+        let nan = Segment::new(F::NAN, F::NAN, F::NAN, F::NAN);
+        TilePiece {
             run: true,
-            t_entry: F::ZERO,
-            t_exit: F::ONE,
-            ends: Segment::new(F::NAN, F::NAN, F::NAN, F::NAN),
+            ..Self::piece(nx, (ix, iy), seg, (F::ZERO, F::ONE), nan)
         }
     }
 }
@@ -683,17 +699,13 @@ impl<F: Real> Work<'_, '_, '_, F> {
                     exit_axis: axis,
                 };
                 let cell = self.grid.cell(ix as usize, iy as usize);
-                self.pieces.push(TilePiece {
-                    cell: iy as u64 * nx64 + ix as u64,
-                    ix,
-                    iy,
-                    seg: i,
-                    last: i,
-                    run: false,
-                    t_entry,
-                    t_exit,
-                    ends: clip.segment(&cell, s),
-                });
+                self.pieces.push(TilePiece::piece(
+                    nx64,
+                    (ix, iy),
+                    i,
+                    (t_entry, t_exit),
+                    clip.segment(&cell, s),
+                ));
             }
             if last {
                 return true;
@@ -763,17 +775,13 @@ impl<F: Real> Work<'_, '_, '_, F> {
             } else {
                 c.segment(&grid.cell(ix, iy), s)
             };
-            self.pieces.push(TilePiece {
-                cell: iy as u64 * nx64 + ix as u64,
-                ix: ix as u32,
-                iy: iy as u32,
-                seg: i,
-                last: i,
-                run: false,
-                t_entry: c.t_entry,
-                t_exit: c.t_exit,
+            self.pieces.push(TilePiece::piece(
+                nx64,
+                (ix as u32, iy as u32),
+                i,
+                (c.t_entry, c.t_exit),
                 ends,
-            });
+            ));
         }
         true
     }
@@ -796,17 +804,13 @@ impl<F: Real> Work<'_, '_, '_, F> {
             } else {
                 self.grid.piece_segment(&p, &seg)
             };
-            self.mine.push(TilePiece {
-                cell: p.iy as u64 * nx + p.ix as u64,
-                ix: p.ix,
-                iy: p.iy,
-                seg: i,
-                last: i,
-                run: false,
-                t_entry: p.t_entry,
-                t_exit: p.t_exit,
+            self.mine.push(TilePiece::piece(
+                nx,
+                (p.ix, p.iy),
+                i,
+                (p.t_entry, p.t_exit),
                 ends,
-            });
+            ));
         }
     }
 
@@ -883,17 +887,13 @@ impl<F: Real> Work<'_, '_, '_, F> {
                 if !c.is_hit() {
                     continue;
                 }
-                self.pieces.push(TilePiece {
-                    cell: iy as u64 * nx + ix as u64,
-                    ix: ix as u32,
-                    iy: iy as u32,
-                    seg: i,
-                    last: i,
-                    run: false,
-                    t_entry: c.t_entry,
-                    t_exit: c.t_exit,
-                    ends: c.segment(&cell, seg),
-                });
+                self.pieces.push(TilePiece::piece(
+                    nx,
+                    (ix as u32, iy as u32),
+                    i,
+                    (c.t_entry, c.t_exit),
+                    c.segment(&cell, seg),
+                ));
             }
         }
     }

@@ -831,15 +831,7 @@ fn tile_windows<F: Real>(seed: u64) {
     tiles_match_reference(&g, &sc, Lines::Closed, "windows");
     for b in [0.0, 0.02] {
         let b: F = fl(b);
-        let cell = |ix: usize, iy: usize| {
-            Rect::new(
-                g.xs()[ix] - b,
-                g.ys()[iy] - b,
-                g.xs()[ix + 1] + b,
-                g.ys()[iy + 1] + b,
-            )
-            .unwrap()
-        };
+        let cell = buffered_cell(&g, b);
         let o = TileOptions {
             lines: Lines::Closed,
             points: true,
@@ -1167,6 +1159,19 @@ fn road_like_tiles_match_the_grid() {
 }
 
 /// Buffered tiles against the reference over every buffered cell, bit for bit.
+/// Cell `(ix, iy)` of `g` grown by `b` on every side (each bound one operation in `F`).
+fn buffered_cell<F: Real>(g: &Grid<F>, b: F) -> impl Fn(usize, usize) -> Rect<F> + '_ {
+    move |ix, iy| {
+        Rect::new(
+            g.xs()[ix] - b,
+            g.ys()[iy] - b,
+            g.xs()[ix + 1] + b,
+            g.ys()[iy + 1] + b,
+        )
+        .unwrap()
+    }
+}
+
 fn buffered_scenes<F: Real>(seed: u64) {
     let mut rng = SplitMix64::new(seed);
     let g = grid::<F>(0.0, 1.0, 5, 4);
@@ -1177,15 +1182,7 @@ fn buffered_scenes<F: Real>(seed: u64) {
             2 => fl(0.1),
             _ => fl(0.3),
         };
-        let cell = |ix: usize, iy: usize| {
-            Rect::new(
-                g.xs()[ix] - b,
-                g.ys()[iy] - b,
-                g.xs()[ix + 1] + b,
-                g.ys()[iy + 1] + b,
-            )
-            .unwrap()
-        };
+        let cell = buffered_cell(&g, b);
         let mut lines = lines_of(&g);
         lines.extend(lines_of(&g).iter().map(|v| v + b.to_f64()));
         lines.extend(lines_of(&g).iter().map(|v| v - b.to_f64()));
