@@ -282,7 +282,7 @@ impl<F: Real> SoleAxis<F> {
             Some(match c {
                 BELOW => (0, 0),
                 SHARED => {
-                    let g = ((v.to_f64() - self.origin) * self.per_unit) as usize;
+                    let g = self.guess(v);
                     let k = (g.saturating_sub(1)..(g + 3).min(n + 1)).find(|&k| lines[k] == v)?;
                     (k.saturating_sub(1), k.min(n - 1))
                 }
@@ -292,6 +292,13 @@ impl<F: Real> SoleAxis<F> {
         };
         let (a, b) = (cells(v0, c0)?, cells(v1, c1)?);
         Some((a.0.min(b.0), a.1.max(b.1)))
+    }
+
+    /// The even spacing's guess of the cell (or line) at `v`: off by rounding at most.
+    /// Saturating; NaN gives 0.
+    #[inline(always)]
+    fn guess(&self, v: F) -> usize {
+        ((v.to_f64() - self.origin) * self.per_unit) as usize
     }
 
     /// How many cells.
@@ -311,8 +318,7 @@ impl<F: Real> SoleAxis<F> {
             return self.above();
         }
         let n = self.lo.len();
-        // Saturating; NaN gives 0 (and then no interval holds it).
-        let g = (((v.to_f64() - self.origin) * self.per_unit) as usize).min(n - 1);
+        let g = self.guess(v).min(n - 1);
         let holds = |i: usize| self.lo[i] < v && v < self.hi[i];
         if holds(g) {
             g as Code
@@ -735,7 +741,9 @@ impl<F: Real> Work<'_, '_, '_, F> {
         if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 {
             return false;
         }
-        let mut hits: [Option<(usize, usize, Clip<F>)>; 4] = [None; 4];
+        // A cell that hits: its column, row, rect and clip.
+        type Hit<F> = Option<(usize, usize, Rect<F>, Clip<F>)>;
+        let mut hits: [Hit<F>; 4] = [None; 4];
         let mut m = 0;
         for iy in y0..=y1 {
             for ix in x0..=x1 {
@@ -753,27 +761,26 @@ impl<F: Real> Work<'_, '_, '_, F> {
                     grid.cell_clip(ix, iy, s)
                 };
                 if c.is_hit() {
-                    hits[m] = Some((ix, iy, c));
+                    hits[m] = Some((ix, iy, cell, c));
                     m += 1;
                 }
             }
         }
-        // A hit's parameters are numbers; the cells were visited by row, then column, and the
-        // insertion sort keeps that order among equal parameters.
-        let key = |h: &Option<(usize, usize, Clip<F>)>| h.map(|h| (h.2.t_entry, h.2.t_exit));
-        for k in 1..m {
-            let mut j = k;
-            while j > 0 && key(&hits[j]) < key(&hits[j - 1]) {
-                hits.swap(j, j - 1);
-                j -= 1;
-            }
-        }
+        // A hit's parameters are numbers; the cells were visited by row, then column, and a
+        // stable sort keeps that order among equal parameters.
+        let key =
+            |h: &Option<(usize, usize, Rect<F>, Clip<F>)>| h.map(|h| (h.3.t_entry, h.3.t_exit));
+        hits[..m].sort_by(|p, q| {
+            key(p)
+                .partial_cmp(&key(q))
+                .unwrap_or(core::cmp::Ordering::Equal)
+        });
         let nx64 = grid.nx() as u64;
-        for &(ix, iy, c) in hits[..m].iter().flatten() {
+        for &(ix, iy, cell, c) in hits[..m].iter().flatten() {
             let ends = if c.t_entry == F::ZERO && c.t_exit == F::ONE {
                 *s
             } else {
-                c.segment(&grid.cell(ix, iy), s)
+                c.segment(&cell, s)
             };
             self.pieces.push(TilePiece::piece(
                 nx64,
