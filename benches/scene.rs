@@ -1,6 +1,7 @@
 //! Scenes: closest hit through the index against the brute force (`cast_segments`) and
 //! parry2d's `Polyline` (its BVH) in the same groups; the index at 10⁵ and 10⁶ walls on one and
-//! two threads (10⁶ rays, also sorted by origin beforehand); any hit; lidar scans; the build
+//! two threads (10⁶ rays, also sorted by origin beforehand); any hit; lidar scans; line of sight
+//! between point pairs; the build
 //! and the refit. Walls from
 //! `workload::SceneKind` (city blocks, random), rays incoherent (origins anywhere in the scene,
 //! directions at random). Throughput is in rays. Inputs are made before timing; hit counts are
@@ -17,9 +18,11 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use parry2d::math::Vec2;
 use parry2d::query::{Ray as PRay, RayCast};
 use parry2d::shape::Polyline;
-use slabclip::cast::{cast_segments, lidar_rays, PosesRef, Scene, SegmentsCastOutput};
+use slabclip::cast::{
+    cast_segments, lidar_rays, PosesRef, Scene, SegmentsCastOutput, SightEnds, SIGHT_BLOCKED,
+};
 use slabclip::workload::{SceneKind, SplitMix64};
-use slabclip::{Rays, SegmentSource, Segments, NO_HIT};
+use slabclip::{Rays, Segment, SegmentSource, Segments, NO_HIT};
 use std::time::Duration;
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -297,6 +300,51 @@ fn lidar(c: &mut Criterion) {
     group.finish();
 }
 
+/// Line of sight between 10⁵ pairs of points at most 100 apart among 10⁵ walls: throughput in
+/// pairs.
+fn sight(c: &mut Criterion) {
+    let mut group = c.benchmark_group("line_of_sight");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
+    let one = pool(1);
+    let (m, n) = (100_000, 100_000);
+    for kind in SceneKind::ALL {
+        let walls = kind.walls::<f32>(m, 7);
+        let scene = Scene::new(&walls).unwrap();
+        let side = kind.side(m);
+        let mut g = SplitMix64::new(8);
+        let pairs: Vec<Segment<f32>> = (0..n)
+            .map(|_| {
+                let (x, y) = (g.unit() * side, g.unit() * side);
+                let (r, a) = (g.unit() * 100.0, g.unit() * std::f64::consts::TAU);
+                let (bx, by) = (x + r * a.cos(), y + r * a.sin());
+                Segment::new(x as f32, y as f32, bx as f32, by as f32)
+            })
+            .collect();
+        let pairs = Segments::from_rows(&pairs);
+        let mut out = vec![0u8; n];
+        one.install(|| {
+            scene
+                .line_of_sight(&pairs.as_ref(), SightEnds::default(), &mut out)
+                .unwrap()
+        });
+        let blocked = out.iter().filter(|&&v| v == SIGHT_BLOCKED).count();
+        assert!(blocked > n / 10 && blocked < n, "{blocked} blocked");
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(BenchmarkId::new(kind.name(), "pairs-1t"), |bench| {
+            bench.iter(|| {
+                one.install(|| {
+                    scene
+                        .line_of_sight(&pairs.as_ref(), SightEnds::default(), &mut out)
+                        .unwrap()
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
 fn build(c: &mut Criterion) {
     let mut group = c.benchmark_group("build");
     group
@@ -320,5 +368,5 @@ fn build(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scene_vs_brute, scene_large, lidar, build);
+criterion_group!(benches, scene_vs_brute, scene_large, lidar, sight, build);
 criterion_main!(benches);

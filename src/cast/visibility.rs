@@ -442,11 +442,7 @@ impl<F: Real> VisibilityWalls<F> {
     ) -> Result<(), Error> {
         out.clear();
         let o = self.check_viewpoint(viewpoint)?;
-        if self.fast && pt_fast(o) {
-            sweep::<Fast, F>(o, &self.rect, &self.pieces, Some(&self.cells), scratch);
-        } else {
-            sweep::<Exact, F>(o, &self.rect, &self.pieces, None, scratch);
-        }
+        F::visibility_sweep(self, (o.x, o.y), scratch);
         out.extend(
             scratch
                 .verts
@@ -454,6 +450,19 @@ impl<F: Real> VisibilityWalls<F> {
                 .map(|p| (F::from_f64(p.x), F::from_f64(p.y))),
         );
         Ok(())
+    }
+
+    /// The polygon of the checked viewpoint `(x, y)` into `scratch.verts`, the sweep compiled
+    /// at the chosen SIMD level (once per precision, `simd::entries`).
+    pub(crate) fn sweep_at(&self, (x, y): (f64, f64), scratch: &mut VisibilityScratch) {
+        let o = Pt { x, y };
+        crate::simd::dispatch!(I => {
+            if self.fast && pt_fast(o) {
+                sweep::<Fast, F>(o, &self.rect, &self.pieces, Some(&self.cells), scratch);
+            } else {
+                sweep::<Exact, F>(o, &self.rect, &self.pieces, None, scratch);
+            }
+        });
     }
 
     /// The visibility polygons of the viewpoints `(ox[i], oy[i])`, in order, split across
@@ -1079,6 +1088,7 @@ fn heap_remove<A: Arith>(h: &mut Vec<u32>, pos: &mut [u32], cmp: &Nearer<'_>, w:
 
 /// The polygon of `o` into `s.verts`. With `cells` (of `pieces`, [`Fast`] only), the walls hidden everywhere are left out
 /// ([`gather`]): the same polygon, found from fewer walls.
+#[inline(always)]
 fn sweep<A: Arith, F: Real>(
     o: Pt,
     rect: &Rect<F>,

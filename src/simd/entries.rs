@@ -12,7 +12,7 @@ use crate::buffers::{Batch, ClipOutput};
 use crate::cast::{
     ConvexPolygon, InsideMode, PolygonCastOutput, RaysRef, RectCastOutput, SegmentsCastOutput,
 };
-use crate::cast::{Scene, SegmentHit};
+use crate::cast::{PosesRef, Scene, SegmentHit, SightEnds, VisibilityScratch, VisibilityWalls};
 use crate::error::Error;
 use crate::geom::Rect;
 use crate::grid::{Grid, GridOptions, Piece};
@@ -87,20 +87,38 @@ pub trait Kernels: Sized {
         options: &TileOptions<Self>,
         out: &mut Parts<Self>,
     ) -> Result<(), Error>;
-    /// `Scene::cast`'s walks over a batch in `order`: the hits, in that order.
+    /// `Scene::cast`'s walks over a batch in `order` (else in the rays' own): the hits, in
+    /// that order.
     fn scene_closest(
         scene: &Scene<Self>,
         rays: &RaysRef<'_, Self>,
         t_max: Self,
-        order: &[u32],
+        order: Option<&[u32]>,
     ) -> Vec<SegmentHit<Self>>;
-    /// `Scene::any_hit`'s walks over a batch in `order`, in that order.
+    /// `Scene::any_hit`'s walks over a batch in `order` (else in the rays' own), in that order.
     fn scene_any(
         scene: &Scene<Self>,
         rays: &RaysRef<'_, Self>,
         t_max: Self,
-        order: &[u32],
+        order: Option<&[u32]>,
     ) -> Vec<bool>;
+    /// `Scene::line_of_sight`, `out` checked.
+    fn scene_sight(scene: &Scene<Self>, pairs: Batch<'_, Self>, ends: SightEnds, out: &mut [u8]);
+    /// `Scene::lidar`'s scan of some poses on one thread, `out` checked; `beams` holds the
+    /// beam angles' `(cos, sin)`.
+    fn scene_lidar(
+        scene: &Scene<Self>,
+        poses: &PosesRef<'_, Self>,
+        beams: &[(f64, f64)],
+        max_range: Self,
+        out: SegmentsCastOutput<'_, Self>,
+    );
+    /// `VisibilityWalls::polygon_into`'s sweep from the checked viewpoint `o`.
+    fn visibility_sweep(
+        walls: &VisibilityWalls<Self>,
+        o: (f64, f64),
+        scratch: &mut VisibilityScratch,
+    );
     /// `Grid::pieces_into`.
     fn grid_pieces(
         grid: &Grid<Self>,
@@ -204,7 +222,7 @@ macro_rules! kernels {
                 scene: &Scene<$f>,
                 rays: &RaysRef<'_, $f>,
                 t_max: $f,
-                order: &[u32],
+                order: Option<&[u32]>,
             ) -> Vec<SegmentHit<$f>> {
                 scene.closest_in_order(rays, t_max, order)
             }
@@ -213,9 +231,36 @@ macro_rules! kernels {
                 scene: &Scene<$f>,
                 rays: &RaysRef<'_, $f>,
                 t_max: $f,
-                order: &[u32],
+                order: Option<&[u32]>,
             ) -> Vec<bool> {
                 scene.any_in_order(rays, t_max, order)
+            }
+            #[inline(never)]
+            fn scene_sight(
+                scene: &Scene<$f>,
+                pairs: Batch<'_, $f>,
+                ends: SightEnds,
+                out: &mut [u8],
+            ) {
+                scene.sight_batch(&pairs, ends, out)
+            }
+            #[inline(never)]
+            fn scene_lidar(
+                scene: &Scene<$f>,
+                poses: &PosesRef<'_, $f>,
+                beams: &[(f64, f64)],
+                max_range: $f,
+                out: SegmentsCastOutput<'_, $f>,
+            ) {
+                scene.lidar_poses(poses, beams, max_range, out)
+            }
+            #[inline(never)]
+            fn visibility_sweep(
+                walls: &VisibilityWalls<$f>,
+                o: (f64, f64),
+                scratch: &mut VisibilityScratch,
+            ) {
+                walls.sweep_at(o, scratch)
             }
             #[inline(never)]
             fn grid_pieces(

@@ -978,8 +978,13 @@ fn sight_case<F: Real>(seed: u64) -> [usize; 3] {
     check_sight(&walls, &Segments::from_rows(&pairs))
 }
 
+/// At every SIMD level this CPU runs (the pairs' walks are compiled at the chosen level).
 #[test]
 fn line_of_sight_against_the_exact_reference() {
+    common::levels::each(|_| line_of_sight_cases());
+}
+
+fn line_of_sight_cases() {
     let mut counts = [0; 3];
     let seeds = common::budget(400);
     for seed in 0..seeds as u64 {
@@ -1217,8 +1222,13 @@ fn lidar_adversarial_case<F: Real>(seed: u64) -> usize {
     hits
 }
 
+/// At every SIMD level this CPU runs (the fans' walks are compiled at the chosen level).
 #[test]
 fn lidar_adversarial_scenes() {
+    common::levels::each(|_| lidar_adversarial_cases());
+}
+
+fn lidar_adversarial_cases() {
     let n = common::budget(600) as u64;
     let hits: usize = (0..n)
         .map(|seed| lidar_adversarial_case::<f32>(seed) + lidar_adversarial_case::<f64>(seed))

@@ -17,6 +17,7 @@
 //!   vertices' error of the boundary and on the measure-zero rays through input points, where
 //!   the closure of the interior and the visible set differ by definition.
 
+use crate::common;
 use num_traits::{Signed, ToPrimitive, Zero};
 use proptest::prelude::*;
 use slabclip::reference::{q, Q};
@@ -1059,8 +1060,13 @@ fn city(n: usize, seed: u64) -> (Vec<[f64; 4]>, [f64; 4]) {
     (w, [0.0, 0.0, size, size])
 }
 
+/// At every SIMD level this CPU runs (the sweep is compiled at the chosen level).
 #[test]
 fn a_city_of_boxes() {
+    common::levels::each(|_| city_of_boxes());
+}
+
+fn city_of_boxes() {
     let (w, r) = city(12, 7);
     let viewpoints = [
         (0.5 * 100.0 / 12.0 * 2.0, 0.3),

@@ -153,6 +153,7 @@ impl Fan {
 
 /// The closest hit of each of `dirs` (beams from `o`), through `hit(beam, answer)`; the same
 /// answers as [`Scene::closest`](super::Scene) on each beam alone.
+#[inline(always)]
 pub(super) fn cast<'s, F: Real>(
     scene: &'s super::Scene<F>,
     (ox, oy): (F, F),
@@ -338,6 +339,7 @@ impl Reach {
 }
 
 /// The fan's walk down the tree (module docs), offering leaves to the beams' searches.
+#[inline(always)]
 fn walk<F: Real>(
     scene: &super::Scene<F>,
     fan: &Fan,

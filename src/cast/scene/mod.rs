@@ -113,7 +113,7 @@ use super::ray_segments::{
 use super::{
     check_len, check_t_max, Ray, RayLanes, RaysRef, SegmentHit, SegmentsCastOutput, SplitOutput,
 };
-use crate::buffers::SegmentSource;
+use crate::buffers::{Batch, SegmentSource};
 use crate::error::Error;
 use crate::real::{Lane, Real};
 use crate::simd::Load;
@@ -363,22 +363,12 @@ impl<F: Real> Scene<F> {
         check_t_max(t_max)?;
         out.check(rays.len())?;
         let n = rays.len();
-        if !ordered_batch(n) {
-            chunks(n, out, |start, end, mut o| {
-                let mut stack = Vec::with_capacity(STACK);
-                for i in start..end {
-                    let h = self.closest(&rays.ray(i), t_max, &mut stack);
-                    put_hit(&mut o, i - start, &h);
-                }
-            });
-            return Ok(());
-        }
-        let order = self.ray_order(rays);
-        let hits = F::scene_closest(self, rays, t_max, &order);
-        let at = places(&order);
+        let order = ordered_batch(n).then(|| self.ray_order(rays));
+        let hits = F::scene_closest(self, rays, t_max, order.as_deref());
+        let at = order.as_deref().map(places);
         chunks(n, out, |start, end, mut o| {
             for i in start..end {
-                put_hit(&mut o, i - start, &hits[at[i] as usize]);
+                put_hit(&mut o, i - start, &hits[place(&at, i)]);
             }
         });
         Ok(())
@@ -392,21 +382,12 @@ impl<F: Real> Scene<F> {
         check_t_max(t_max)?;
         check_len("out", rays.len(), out.len())?;
         let n = rays.len();
-        if ordered_batch(n) {
-            let order = self.ray_order(rays);
-            let hits = F::scene_any(self, rays, t_max, &order);
-            let at = places(&order);
-            chunks(n, Flags(out), |start, end, o| {
-                for i in start..end {
-                    o.0[i - start] = hits[at[i] as usize];
-                }
-            });
-            return Ok(());
-        }
-        chunks(rays.len(), Flags(out), |start, end, o| {
-            let mut stack = Vec::with_capacity(STACK);
+        let order = ordered_batch(n).then(|| self.ray_order(rays));
+        let hits = F::scene_any(self, rays, t_max, order.as_deref());
+        let at = order.as_deref().map(places);
+        chunks(n, Flags(out), |start, end, o| {
             for i in start..end {
-                o.0[i - start] = self.any(&rays.ray(i), t_max, &mut stack);
+                o.0[i - start] = hits[place(&at, i)];
             }
         });
         Ok(())
@@ -423,14 +404,21 @@ impl<F: Real> Scene<F> {
         out: &mut [u8],
     ) -> Result<(), Error> {
         check_len("out", pairs.len(), out.len())?;
+        F::scene_sight(self, Batch::of(&pairs), ends, out);
+        Ok(())
+    }
+
+    /// [`Scene::line_of_sight`], `out` checked (compiled once per precision, `simd::entries`).
+    pub(crate) fn sight_batch(&self, pairs: &Batch<'_, F>, ends: SightEnds, out: &mut [u8]) {
         chunks(pairs.len(), Flags(out), |start, end, o| {
             let mut stack = Vec::with_capacity(STACK);
-            for i in start..end {
-                let s = pairs.segment(i);
-                o.0[i - start] = self.sight((s.x0, s.y0), (s.x1, s.y1), ends, &mut stack);
-            }
+            crate::simd::dispatch!(I => {
+                for i in start..end {
+                    let s = pairs.segment(i);
+                    o.0[i - start] = self.sight((s.x0, s.y0), (s.x1, s.y1), ends, &mut stack);
+                }
+            });
         });
-        Ok(())
     }
 
     /// A lidar scan: the closest hit of beam `k` of pose `p` (see [`lidar_rays`] for its
@@ -454,29 +442,9 @@ impl<F: Real> Scene<F> {
         }
         let table = lidar::beam_table(angles);
         let per = CHUNK.div_ceil(k).max(1);
-        let work = |start: usize, end: usize, mut o: SegmentsCastOutput<'_, F>| {
-            let part = poses.slice(start, end);
-            let (mut scratch, mut searches) = (fan::FanScratch::new(), Vec::new());
-            let mut dirs = Vec::with_capacity(k);
-            for p in 0..part.len() {
-                let (sh, ch) = part.heading[p].to_f64().sin_cos();
-                dirs.clear();
-                dirs.extend(table.iter().map(|&a| lidar::rotate((ch, sh), a)));
-                let origin = (part.x[p], part.y[p]);
-                fan::cast(
-                    self,
-                    origin,
-                    &dirs,
-                    max_range,
-                    &mut scratch,
-                    &mut searches,
-                    |b, h| put_hit(&mut o, p * k + b, &h),
-                );
-            }
-        };
         let n = poses.len();
         if n * k < PARALLEL_MIN || crate::threads::available() < 2 {
-            work(0, n, out);
+            F::scene_lidar(self, poses, &table, max_range, out);
             return Ok(());
         }
         let mut parts = Vec::with_capacity(n.div_ceil(per));
@@ -484,11 +452,46 @@ impl<F: Real> Scene<F> {
         for start in (0..n).step_by(per) {
             let end = (start + per).min(n);
             let (head, tail) = rest.split_at((end - start) * k);
-            parts.push((start, end, head));
+            parts.push((poses.slice(start, end), head));
             rest = tail;
         }
-        parts.into_par_iter().for_each(|(s, e, o)| work(s, e, o));
+        parts
+            .into_par_iter()
+            .for_each(|(part, o)| F::scene_lidar(self, &part, &table, max_range, o));
         Ok(())
+    }
+
+    /// The scan of `poses` with the beams' `(cos, sin)` in `beams`, into `out` (`P·K` long):
+    /// [`Scene::lidar`]'s work on one thread (compiled once per precision, `simd::entries`).
+    pub(crate) fn lidar_poses(
+        &self,
+        poses: &PosesRef<'_, F>,
+        beams: &[(f64, f64)],
+        max_range: F,
+        mut out: SegmentsCastOutput<'_, F>,
+    ) {
+        let k = beams.len();
+        let (mut scratch, mut searches) = (fan::FanScratch::new(), Vec::new());
+        let mut dirs = Vec::with_capacity(k);
+        // The fan's walk compiled at the chosen level.
+        crate::simd::dispatch!(I => {
+            for p in 0..poses.len() {
+                let (sh, ch) = poses.heading[p].to_f64().sin_cos();
+                dirs.clear();
+                dirs.extend(beams.iter().map(|&a| lidar::rotate((ch, sh), a)));
+                let origin = (poses.x[p], poses.y[p]);
+                fan::cast(
+                    self,
+                    origin,
+                    &dirs,
+                    max_range,
+                    &mut scratch,
+                    &mut searches,
+                    #[inline(always)]
+                    |b, h| put_hit(&mut out, p * k + b, &h),
+                );
+            }
+        });
     }
 
     /// The rays' indices in the Morton order of their origins (16 bits a coordinate over the
@@ -511,13 +514,13 @@ impl<F: Real> Scene<F> {
         keys.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// The closest hits of `rays` in `order` ([`in_order`]; compiled once per precision,
-    /// `simd::entries`).
+    /// The closest hits of `rays` in `order`, or in their own order without one ([`in_order`];
+    /// compiled once per precision, `simd::entries`).
     pub(crate) fn closest_in_order(
         &self,
         rays: &RaysRef<'_, F>,
         t_max: F,
-        order: &[u32],
+        order: Option<&[u32]>,
     ) -> Vec<SegmentHit<F>> {
         in_order(
             order,
@@ -528,8 +531,14 @@ impl<F: Real> Scene<F> {
         )
     }
 
-    /// Whether each of `rays` in `order` hits ([`in_order`]; compiled once per precision).
-    pub(crate) fn any_in_order(&self, rays: &RaysRef<'_, F>, t_max: F, order: &[u32]) -> Vec<bool> {
+    /// Whether each of `rays` in `order` (or their own) hits ([`in_order`]; compiled once per
+    /// precision).
+    pub(crate) fn any_in_order(
+        &self,
+        rays: &RaysRef<'_, F>,
+        t_max: F,
+        order: Option<&[u32]>,
+    ) -> Vec<bool> {
         in_order(
             order,
             rays,
@@ -564,6 +573,7 @@ impl<F: Real> Scene<F> {
     }
 
     /// Line of sight of one pair.
+    #[inline(always)]
     fn sight(
         &self,
         (ax, ay): (F, F),
@@ -663,38 +673,44 @@ fn ordered_batch(n: usize) -> bool {
 /// without it a quarter of a short walk's time waited on those reads.
 const RAYS_AHEAD: usize = 8;
 
-/// `f(order[q], stack)` for every `q`, in that order, as a vector in that order: rayon tasks
-/// of [`CHUNK`] queries for large batches. Each answer is its query's own. The rays `f` reads
-/// are prefetched a few queries ahead.
+/// `f(order[q], stack)` for every `q`, in that order (`f(q, stack)` without an order), as a
+/// vector in that order: rayon tasks of [`CHUNK`] queries for large batches. Each answer is its
+/// query's own. The rays `f` reads in an order are prefetched a few queries ahead.
 fn in_order<F: Real, T: Copy + Send + Sync>(
-    order: &[u32],
+    order: Option<&[u32]>,
     rays: &RaysRef<'_, F>,
     fill: T,
     f: impl Fn(usize, &mut Stack<F>) -> T + Sync,
 ) -> Vec<T> {
-    let mut out = vec![fill; order.len()];
-    let run = |(part, o): (&[u32], &mut [T])| {
+    let n = order.map_or(rays.len(), <[u32]>::len);
+    let mut out = vec![fill; n];
+    let run = |start: usize, o: &mut [T]| {
         let mut stack = Vec::with_capacity(STACK);
         // The walk compiled at the chosen level (its lanes stay four wide).
         crate::simd::dispatch!(I => {
-            for (q, (&i, slot)) in part.iter().zip(o.iter_mut()).enumerate() {
-                if let Some(&next) = part.get(q + RAYS_AHEAD) {
-                    let next = next as usize;
-                    for column in [rays.ox, rays.oy, rays.dx, rays.dy] {
-                        crate::simd::prefetch(column.as_ptr().wrapping_add(next), 0);
+            for (q, slot) in (start..).zip(o.iter_mut()) {
+                let i = match order {
+                    None => q,
+                    Some(order) => {
+                        if let Some(&next) = order.get(q + RAYS_AHEAD) {
+                            let next = next as usize;
+                            for column in [rays.ox, rays.oy, rays.dx, rays.dy] {
+                                crate::simd::prefetch(column.as_ptr().wrapping_add(next), 0);
+                            }
+                        }
+                        order[q] as usize
                     }
-                }
-                *slot = f(i as usize, &mut stack);
+                };
+                *slot = f(i, &mut stack);
             }
         });
     };
-    if order.len() < PARALLEL_MIN || crate::threads::available() < 2 {
-        run((order, &mut out));
+    if n < PARALLEL_MIN || crate::threads::available() < 2 {
+        run(0, &mut out);
     } else {
-        order
-            .par_chunks(CHUNK)
-            .zip(out.par_chunks_mut(CHUNK))
-            .for_each(run);
+        out.par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, o)| run(c * CHUNK, o));
     }
     out
 }
@@ -706,6 +722,12 @@ fn places(order: &[u32]) -> Vec<u32> {
         at[i as usize] = q as u32;
     }
     at
+}
+
+/// Where query `i`'s answer is: `at[i]` ([`places`]) for a batch in an order, else `i`.
+#[inline(always)]
+fn place(at: &Option<Vec<u32>>, i: usize) -> usize {
+    at.as_ref().map_or(i, |at| at[i] as usize)
 }
 
 /// Runs `work(start, end, out)` over `0..n`: on the calling thread for small batches, else in
