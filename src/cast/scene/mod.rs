@@ -611,10 +611,16 @@ impl<F: Real> Scene<F> {
         let mut slab = Slab::new((ax, ay), (dx, dy));
         slab.pad_0 = F::from_f64(pad);
         let mut found = false;
-        self.bvh.walk(&mut slab, false, stack, |k, _| {
-            found = self.bvh.rows_of(k).any(|r| blocks(&r));
-            found
-        });
+        self.bvh.walk(
+            &mut slab,
+            false,
+            stack,
+            #[inline(always)]
+            |k, _| {
+                found = self.bvh.rows_of(k).any(|r| blocks(&r));
+                found
+            },
+        );
         if found {
             SIGHT_BLOCKED
         } else {
@@ -1065,11 +1071,17 @@ impl<'s, F: Real> Search<'s, F> {
         let mut slab = self.slab;
         let mut found = false;
         // Nearest first for any hit too: the first hit found is then usually near.
-        self.scene.bvh.walk(&mut slab, true, stack, |k, slab| {
-            found = self.offer_leaf(k.start);
-            *slab = self.slab;
-            found
-        });
+        self.scene.bvh.walk(
+            &mut slab,
+            true,
+            stack,
+            #[inline(always)]
+            |k, slab| {
+                found = self.offer_leaf(k.start);
+                *slab = self.slab;
+                found
+            },
+        );
         if self.any && !found {
             self.offer_near();
         }
@@ -1147,13 +1159,19 @@ impl<'s, F: Real> Search<'s, F> {
             + p.floor;
         let wq = 1.02 * p.w + 1e-12;
         let mut done = false;
-        scene
-            .near
-            .query((ox, oy), (dx, dy), ext.bx, beta, wq, |slot| {
+        scene.near.query(
+            (ox, oy),
+            (dx, dy),
+            ext.bx,
+            beta,
+            wq,
+            #[inline(always)]
+            |slot| {
                 if !done {
                     done = self.offer(&scene.bvh.row(slot as usize));
                 }
-            });
+            },
+        );
         done
     }
 

@@ -132,7 +132,7 @@ impl<F: Real> Near<F> {
     /// ray's `(dx, dy)` and which may come within `beta` of the ray's line, inside the box
     /// `[xl, xh] × [yl, yh]` that holds every wall. May call it for others too.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     pub(crate) fn query(
         &self,
         (ox, oy): (f64, f64),
