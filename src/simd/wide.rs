@@ -86,12 +86,12 @@ macro_rules! wide_lane {
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             #[inline(always)]
             fn min_any(self, o: $v) -> $v {
-                self.simd_lt(o).blend(self, o)
+                self.simd_lt(o).select(self, o)
             }
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             #[inline(always)]
             fn max_any(self, o: $v) -> $v {
-                self.simd_gt(o).blend(self, o)
+                self.simd_gt(o).select(self, o)
             }
             #[inline(always)]
             fn write(self, out: &mut [$t]) {
