@@ -72,7 +72,7 @@ pub(crate) struct Bounds<F> {
 }
 
 impl<F: Real> Bounds<F> {
-    fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         Bounds {
             lo_x: F::INFINITY,
             lo_y: F::INFINITY,
@@ -91,7 +91,7 @@ impl<F: Real> Bounds<F> {
     }
 
     #[inline(always)]
-    fn add(&mut self, x: F, y: F) {
+    pub(crate) fn add(&mut self, x: F, y: F) {
         let min = |a: F, b: F| if b < a { b } else { a };
         let max = |a: F, b: F| if b > a { b } else { a };
         self.lo_x = min(self.lo_x, x);
@@ -150,6 +150,15 @@ pub(crate) struct Bvh<F> {
     pub root: u32,
 }
 
+/// A wall's midpoint, in `f64` (exact for `f32` walls), which orders the tree.
+#[inline(always)]
+pub(crate) fn mid<F: Real>(r: &Row<F>) -> (f64, f64) {
+    (
+        (r.sx.to_f64() + r.x1.to_f64()) * 0.5,
+        (r.sy.to_f64() + r.y1.to_f64()) * 0.5,
+    )
+}
+
 /// A Morton code of 16 + 16 bits: `x`'s bits in the even places.
 pub(crate) fn morton(x: u32, y: u32) -> u32 {
     fn spread(mut v: u32) -> u32 {
@@ -163,49 +172,45 @@ pub(crate) fn morton(x: u32, y: u32) -> u32 {
     spread(x) | (spread(y) << 1)
 }
 
-/// Sorts `(code, index)` pairs by code (stable), in three passes of 11 bits.
+/// Sorts `(code, index)` pairs by code (stable), in four passes of a byte (the 256 places a
+/// pass writes to stay in the first-level cache; 11-bit digits in three passes measured
+/// slower): the histograms in one read, and a pass skipped where every code has the same
+/// digit.
 pub(crate) fn radix_sort(keys: &mut Vec<(u32, u32)>) {
-    let mut tmp = vec![(0u32, 0u32); keys.len()];
-    for pass in 0..3 {
-        let shift = pass * 11;
-        let mut count = vec![0usize; 1 << 11];
-        for &(c, _) in keys.iter() {
-            count[((c >> shift) & 0x7FF) as usize] += 1;
+    const DIGIT: u32 = 8;
+    const MASK: u32 = (1 << DIGIT) - 1;
+    let mut count = vec![[0usize; 1 << DIGIT]; 4];
+    for &(c, _) in keys.iter() {
+        for (pass, h) in count.iter_mut().enumerate() {
+            h[((c >> (pass as u32 * DIGIT)) & MASK) as usize] += 1;
+        }
+    }
+    let mut tmp = Vec::new();
+    for (pass, h) in count.iter_mut().enumerate() {
+        if h.contains(&keys.len()) {
+            continue;
         }
         let mut sum = 0;
-        for c in count.iter_mut() {
-            let n = *c;
-            *c = sum;
-            sum += n;
+        for c in h.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
         }
+        tmp.resize(keys.len(), (0u32, 0u32));
+        let shift = pass as u32 * DIGIT;
         for &k in keys.iter() {
-            let b = ((k.0 >> shift) & 0x7FF) as usize;
-            tmp[count[b]] = k;
-            count[b] += 1;
+            let b = ((k.0 >> shift) & MASK) as usize;
+            tmp[h[b]] = k;
+            h[b] += 1;
         }
         core::mem::swap(keys, &mut tmp);
     }
 }
 
 impl<F: Real> Bvh<F> {
-    /// The tree over `rows` (finite walls); [`Bvh::rows`] gives them back in the tree's order.
-    pub(crate) fn build(rows: Vec<Row<F>>) -> Self {
-        let mid = |r: &Row<F>| {
-            (
-                (r.sx.to_f64() + r.x1.to_f64()) * 0.5,
-                (r.sy.to_f64() + r.y1.to_f64()) * 0.5,
-            )
-        };
-        let (mut lx, mut ly, mut hx, mut hy) =
-            (f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY);
+    /// The tree over `rows` (finite walls), `mids` the box of their midpoints ([`mid`]);
+    /// [`Bvh::rows`] gives them back in the tree's order.
+    pub(crate) fn build(rows: Vec<Row<F>>, mids: &Bounds<f64>) -> Self {
         let n = rows.len();
-        for r in &rows {
-            let (x, y) = mid(r);
-            lx = lx.min(x);
-            ly = ly.min(y);
-            hx = hx.max(x);
-            hy = hy.max(y);
-        }
+        let (lx, ly, hx, hy) = (mids.lo_x, mids.lo_y, mids.hi_x, mids.hi_y);
         let scale = |lo: f64, hi: f64| if hi > lo { 65535.0 / (hi - lo) } else { 0.0 };
         let (sx, sy) = (scale(lx, hx), scale(ly, hy));
         let mut keys: Vec<(u32, u32)> = rows
@@ -222,7 +227,10 @@ impl<F: Real> Bvh<F> {
         let ahead = |q: usize| keys.get(q + GATHER_AHEAD).map(|k| k.1 as usize);
         let mut bvh = Bvh::store(keys.iter().enumerate().map(|(q, &(_, i))| {
             if let Some(p) = ahead(q) {
-                crate::simd::prefetch(rows.as_ptr().wrapping_add(p), 0);
+                // A row may straddle two cache lines: both are fetched.
+                let row = rows.as_ptr().wrapping_add(p);
+                crate::simd::prefetch(row, 0);
+                crate::simd::prefetch(row, core::mem::size_of::<Row<F>>() as isize - 1);
             }
             rows[i as usize]
         }));
@@ -386,13 +394,23 @@ mod tests {
 
     #[test]
     fn radix_sort_orders_codes_stably() {
-        let mut keys: Vec<(u32, u32)> = (0..5000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 3, i))
-            .collect();
-        let mut want = keys.clone();
-        want.sort_by_key(|k| k.0);
-        radix_sort(&mut keys);
-        assert_eq!(keys, want);
+        // Codes with every byte varying, then codes whose high bytes (or low byte) are all
+        // the same, so that those passes are skipped.
+        fn spread(i: u32) -> u32 {
+            i.wrapping_mul(2_654_435_761)
+        }
+        let codes: [fn(u32) -> u32; 3] = [
+            |i| spread(i) >> 3,
+            |i| spread(i) & 0xFF,
+            |i| 0xAB00_0000 | (spread(i) & 0xFF_FF00),
+        ];
+        for code in codes {
+            let mut keys: Vec<(u32, u32)> = (0..5000u32).map(|i| (code(i), i)).collect();
+            let mut want = keys.clone();
+            want.sort_by_key(|k| k.0);
+            radix_sort(&mut keys);
+            assert_eq!(keys, want);
+        }
     }
 
     #[test]

@@ -193,25 +193,36 @@ struct Extent {
 }
 
 impl Extent {
-    fn of<F: Real>(rows: impl Iterator<Item = Row<F>>) -> Self {
-        let mut e = Extent {
+    fn new() -> Self {
+        Extent {
             bx: [f64::INFINITY, f64::INFINITY, -f64::INFINITY, -f64::INFINITY],
             ell: 0.0,
             cmax: 0.0,
-        };
-        for r in rows {
-            for (x, y) in [(r.sx, r.sy), (r.x1, r.y1)] {
-                let (x, y) = (x.to_f64(), y.to_f64());
-                e.bx = [
-                    e.bx[0].min(x),
-                    e.bx[1].min(y),
-                    e.bx[2].max(x),
-                    e.bx[3].max(y),
-                ];
-                e.cmax = e.cmax.max(x.abs()).max(y.abs());
-            }
-            e.ell = e.ell.max(r.ex.to_f64().abs() + r.ey.to_f64().abs());
         }
+    }
+
+    /// Adds a finite wall (`a < b ? a : b` rather than `f64::min`, which also handles NaN:
+    /// one instruction each).
+    #[inline(always)]
+    fn add<F: Real>(&mut self, r: &Row<F>) {
+        let min = |a: f64, b: f64| if b < a { b } else { a };
+        let max = |a: f64, b: f64| if b > a { b } else { a };
+        for (x, y) in [(r.sx, r.sy), (r.x1, r.y1)] {
+            let (x, y) = (x.to_f64(), y.to_f64());
+            self.bx = [
+                min(self.bx[0], x),
+                min(self.bx[1], y),
+                max(self.bx[2], x),
+                max(self.bx[3], y),
+            ];
+            self.cmax = max(self.cmax, max(x.abs(), y.abs()));
+        }
+        self.ell = max(self.ell, r.ex.to_f64().abs() + r.ey.to_f64().abs());
+    }
+
+    fn of<F: Real>(rows: impl Iterator<Item = Row<F>>) -> Self {
+        let mut e = Extent::new();
+        rows.for_each(|r| e.add(&r));
         e
     }
 }
@@ -250,6 +261,8 @@ impl<F: Real> Scene<F> {
         let prec = Prec::of::<F>();
         let mut class = vec![DROPPED; count];
         let (mut tree, mut always) = (Vec::with_capacity(count), Vec::new());
+        // The extent and the box of the midpoints (the tree's Morton codes) in the same pass.
+        let (mut extent, mut mids) = (Extent::new(), bvh::Bounds::empty());
         for (i, c) in class.iter_mut().enumerate() {
             let Some(row) = row_of(walls, i) else {
                 continue;
@@ -259,15 +272,17 @@ impl<F: Real> Scene<F> {
                 .all(|v| prec.safe(v.to_f64()))
             {
                 *c = TREE;
+                extent.add(&row);
+                let (x, y) = bvh::mid(&row);
+                mids.add(x, y);
                 tree.push(row);
             } else {
                 *c = ALWAYS;
                 always.push(row);
             }
         }
-        let bvh = Bvh::build(tree);
+        let bvh = Bvh::build(tree, &mids);
         let near = Near::build(bvh.rows());
-        let extent = Extent::of(bvh.rows());
         Ok(Scene {
             count,
             class,

@@ -54,6 +54,23 @@ pub(crate) struct Near<F> {
     fence: Vec<F>,
 }
 
+/// The bits of `x` as an integer that orders as the numbers do (`-0.0` just below `0.0`).
+#[inline(always)]
+fn f32_order(x: f32) -> u32 {
+    let b = x.to_bits();
+    if b >> 31 != 0 {
+        !b
+    } else {
+        b | 1 << 31
+    }
+}
+
+/// The `f32` whose [`f32_order`] is `b`.
+#[inline(always)]
+fn f32_unorder(b: u32) -> f32 {
+    f32::from_bits(if b >> 31 != 0 { b & !(1 << 31) } else { !b })
+}
+
 /// Keys per fence entry: one cache line of `f32` keys.
 const FENCE: usize = 16;
 
@@ -84,46 +101,68 @@ impl<F: Real> Near<F> {
             ext: vec![0.0; nb],
             fence: Vec::new(),
         };
-        let buckets: Vec<u32> = rows
-            .clone()
-            .map(|r| {
-                if r.ex == F::ZERO && r.ey == F::ZERO {
-                    u32::MAX
-                } else {
-                    near.bucket(pseudo_angle(r.ex.to_f64(), r.ey.to_f64())) as u32
-                }
-            })
-            .collect();
-        for &b in &buckets {
-            if b != u32::MAX {
-                near.start[b as usize + 1] += 1;
-            }
-        }
-        for b in 0..nb {
-            near.start[b + 1] += near.start[b];
-        }
-        let total = near.start[nb] as usize;
+        // Each wall's bucket and key, then one radix sort of every key at once (by the bits of
+        // the key rounded to `f32`, which orders as the numbers do) and a stable deal into
+        // the buckets; keys that round to the same `f32` are sorted exactly after. `f32` keys
+        // are their sort bits, so only `f64` ones are kept aside.
+        const NONE: u16 = u16::MAX;
+        let wide = core::mem::size_of::<F>() > 4;
         let normals: Vec<(f64, f64)> = (0..nb).map(|b| near.normal(b)).collect();
-        let mut entries = vec![(F::ZERO, 0u32); total];
-        let mut fill = near.start.clone();
-        for (slot, (&b, r)) in buckets.iter().zip(rows).enumerate() {
-            if b == u32::MAX {
+        let n = rows.len();
+        let (mut bucket, mut key) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut order = Vec::with_capacity(n);
+        for (slot, r) in rows.enumerate() {
+            if r.ex == F::ZERO && r.ey == F::ZERO {
+                bucket.push(NONE);
+                if wide {
+                    key.push(F::ZERO);
+                }
                 continue;
             }
-            let b = b as usize;
+            let b = near.bucket(pseudo_angle(r.ex.to_f64(), r.ey.to_f64()));
             let (nx, ny) = normals[b];
             let k0 = nx * r.sx.to_f64() + ny * r.sy.to_f64();
             let k1 = nx * r.x1.to_f64() + ny * r.y1.to_f64();
             near.ext[b] = near.ext[b].max((k1 - k0).abs());
-            entries[fill[b] as usize] = (F::from_f64(k0), slot as u32);
+            near.start[b + 1] += 1;
+            bucket.push(b as u16);
+            let k = F::from_f64(k0);
+            if wide {
+                key.push(k);
+            }
+            order.push((f32_order(k.to_f64() as f32), slot as u32));
+        }
+        super::bvh::radix_sort(&mut order);
+        for b in 0..nb {
+            near.start[b + 1] += near.start[b];
+        }
+        let total = near.start[nb] as usize;
+        let mut fill = near.start.clone();
+        (near.key, near.slot) = (vec![F::ZERO; total], vec![0u32; total]);
+        for &(bits, s) in &order {
+            let b = bucket[s as usize] as usize;
+            let at = fill[b] as usize;
+            let k = if wide {
+                key[s as usize]
+            } else {
+                F::from_f64(f32_unorder(bits) as f64)
+            };
+            (near.key[at], near.slot[at]) = (k, s);
             fill[b] += 1;
         }
-        for b in 0..nb {
-            let (lo, hi) = (near.start[b] as usize, near.start[b + 1] as usize);
-            entries[lo..hi].sort_unstable_by(|p, q| p.0.to_f64().total_cmp(&q.0.to_f64()));
+        // `f64` keys that round to the same `f32` may be out of order: a stable sort of the
+        // nearly sorted buckets (runs of sorted keys: about one pass each).
+        if wide {
+            for b in 0..nb {
+                let (lo, hi) = (near.start[b] as usize, near.start[b + 1] as usize);
+                let mut run: Vec<(F, u32)> =
+                    (lo..hi).map(|q| (near.key[q], near.slot[q])).collect();
+                run.sort_by(|p, q| p.0.to_f64().total_cmp(&q.0.to_f64()));
+                for (q, (k, s)) in (lo..hi).zip(run) {
+                    (near.key[q], near.slot[q]) = (k, s);
+                }
+            }
         }
-        near.key = entries.iter().map(|e| e.0).collect();
-        near.slot = entries.iter().map(|e| e.1).collect();
         near.fence = near.key.iter().step_by(FENCE).copied().collect();
         near
     }
@@ -242,6 +281,9 @@ mod tests {
                 0 => v * 1e6,
                 1 => v * 1e-6,
                 2 => -0.0,
+                // Keys one `f32` apart from none of the others, descending: only `f64` tells
+                // them apart.
+                3 => 1.0 + (400 - k) as f64 * 1e-12,
                 _ => v,
             };
             // Horizontal walls at height c, and diagonal ones through (c, 0).
@@ -255,14 +297,31 @@ mod tests {
         }
         let near = Near::<F>::build(rows.iter().copied());
         let mut filled = 0;
+        let mut seen = vec![0; rows.len()];
         for b in 0..near.nb {
-            let keys = &near.key[near.start[b] as usize..near.start[b + 1] as usize];
+            let (lo, hi) = (near.start[b] as usize, near.start[b + 1] as usize);
+            let keys = &near.key[lo..hi];
             assert!(
                 keys.windows(2).all(|w| w[0] <= w[1]),
                 "bucket {b}: {keys:?}"
             );
             filled += usize::from(keys.len() > 1);
+            // Every entry is its wall's key in its own bucket, bit for bit.
+            let (nx, ny) = near.normal(b);
+            for q in lo..hi {
+                let r = &rows[near.slot[q] as usize];
+                seen[near.slot[q] as usize] += 1;
+                assert_eq!(near.bucket(pseudo_angle(r.ex.to_f64(), r.ey.to_f64())), b);
+                let k = F::from_f64(nx * r.sx.to_f64() + ny * r.sy.to_f64());
+                assert_eq!(
+                    near.key[q].to_bits_u64(),
+                    k.to_bits_u64(),
+                    "slot {}",
+                    near.slot[q]
+                );
+            }
         }
+        assert!(seen.iter().all(|&n| n == 1), "every wall once: {seen:?}");
         assert!(filled >= 2, "both directions' buckets hold several walls");
     }
 
