@@ -370,7 +370,7 @@ fn walk<F: Real>(
                 let i = if q >= n { q - n } else { q };
                 if reach.d[i] >= dist {
                     let search = &mut searches[beam[i] as usize];
-                    search.offer_leaf(k.start);
+                    search.offer_leaf(k.start, k.len());
                     reach.set(i, search.slab.reach().to_f64() * norm[i] * (1.0 + REL));
                 }
             }

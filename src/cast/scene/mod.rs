@@ -42,7 +42,7 @@
 //! ## The index
 //!
 //! A 4-wide bounding volume hierarchy (`bvh.rs`): Morton order, split at the highest differing
-//! bit, leaves of at most 4 walls, exact boxes. A ray walks it with one slab test per node for
+//! bit, leaves of at most 8 walls, exact boxes. A ray walks it with one slab test per node for
 //! its four children (vector lanes), nearest child first (for any hit too), and tests the
 //! walls of the leaves it reaches four at a time; the walk skips nodes that begin beyond the
 //! closest hit so far. The walk is bound by its memory reads, so a batch of many rays is cast
@@ -989,16 +989,27 @@ impl<'s, F: Real> Search<'s, F> {
         false
     }
 
-    /// Offers the walls `start .. start + LEAF` of the tree's order (a leaf's, and maybe some
-    /// of the next leaf's or NaN padding walls, which never hit: an extra real wall is an
-    /// extra candidate, which cannot change the answer), four at a time: [`crossing`] on all,
-    /// the collinear part of [`candidate`] only where a lane is collinear (the same bits as
+    /// Offers the walls `start .. start + count` of a leaf (or more: see
+    /// [`Search::offer_quad`]), four at a time. True when the search is over.
+    #[inline(always)]
+    fn offer_leaf(&mut self, start: usize, count: usize) -> bool {
+        for q in (0..count).step_by(4) {
+            if self.offer_quad(start + q) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Offers the walls `start .. start + 4` of the tree's order (a leaf's, and maybe some of
+    /// the next leaf's or NaN padding walls, which never hit: an extra real wall is an extra
+    /// candidate, which cannot change the answer) in four lanes: [`crossing`] on all, the
+    /// collinear part of [`candidate`] only where a lane is collinear (the same bits as
     /// [`candidate`]), then the lanes that hit no later than the best so far one by one, by
     /// `t` and index. True when the search is over.
-    #[inline(always)]
-    fn offer_leaf(&mut self, start: usize) -> bool {
+    fn offer_quad(&mut self, start: usize) -> bool {
         let bvh = &self.scene.bvh;
-        let hot = &bvh.hot[start..start + bvh::LEAF];
+        let hot = &bvh.hot[start..start + 4];
         let v = |x: F| L4::<F>::splat(x);
         let ray = RayLanes {
             ox: v(self.ray.ox),
@@ -1010,7 +1021,7 @@ impl<'s, F: Real> Search<'s, F> {
         let (sx, sy, ex, ey) = (col(0), col(1), col(2), col(3));
         let (mut c, collinear) = crossing(&ray, sx, sy, ex, ey);
         if L4::<F>::any(collinear) {
-            let cold = &bvh.cold[start..start + bvh::LEAF];
+            let cold = &bvh.cold[start..start + 4];
             let x1 = L4::<F>::from_fn(|l| cold[l][0]);
             let y1 = L4::<F>::from_fn(|l| cold[l][1]);
             let g = SegLanes::new(sx, sy, x1, y1, ex, ey);
@@ -1024,7 +1035,7 @@ impl<'s, F: Real> Search<'s, F> {
         L4::<F>::select(maybe, c.t, v(F::NAN)).write(&mut t);
         c.sn.write(&mut sn);
         c.ad.write(&mut ad);
-        for l in 0..bvh::LEAF {
+        for l in 0..4 {
             // NaN: not a hit at or before the best.
             if t[l].to_f64().is_nan() {
                 continue;
@@ -1092,7 +1103,7 @@ impl<'s, F: Real> Search<'s, F> {
             stack,
             #[inline(always)]
             |k, slab| {
-                found = self.offer_leaf(k.start);
+                found = self.offer_leaf(k.start, k.len());
                 *slab = self.slab;
                 found
             },
@@ -1118,7 +1129,7 @@ impl<'s, F: Real> Search<'s, F> {
         let tame = [r.ox, r.oy, r.dx, r.dy].iter().all(|v| p.safe(v.to_f64()));
         if !tame {
             for start in (0..scene.bvh.len).step_by(bvh::LEAF) {
-                if self.offer_leaf(start) {
+                if self.offer_leaf(start, bvh::LEAF) {
                     break;
                 }
             }
