@@ -174,36 +174,38 @@ pub(crate) fn morton(x: u32, y: u32) -> u32 {
     spread(x) | (spread(y) << 1)
 }
 
-/// Sorts `(code, index)` pairs by code (stable), in four passes of a byte (the 256 places a
-/// pass writes to stay in the first-level cache; 11-bit digits in three passes measured
-/// slower): the histograms in one read, and a pass skipped where every code has the same
-/// digit.
-pub(crate) fn radix_sort(keys: &mut Vec<(u32, u32)>) {
+/// Sorts `items` by `code` (stable), in four passes of a byte (the 256 places a pass writes
+/// to stay in the first-level cache; 11-bit digits in three passes measured slower): the
+/// histograms in one read, and a pass skipped where every code has the same digit. An item
+/// carries what its place is needed for, so that nothing is looked up at random after.
+pub(crate) fn radix_sort<T: Copy>(items: &mut Vec<T>, code: impl Fn(&T) -> u32) {
     const DIGIT: u32 = 8;
     const MASK: u32 = (1 << DIGIT) - 1;
     let mut count = vec![[0usize; 1 << DIGIT]; 4];
-    for &(c, _) in keys.iter() {
+    for item in items.iter() {
+        let c = code(item);
         for (pass, h) in count.iter_mut().enumerate() {
             h[((c >> (pass as u32 * DIGIT)) & MASK) as usize] += 1;
         }
     }
     let mut tmp = Vec::new();
     for (pass, h) in count.iter_mut().enumerate() {
-        if h.contains(&keys.len()) {
+        // Every item has this digit (an empty list too: nothing to sort).
+        if h.contains(&items.len()) {
             continue;
         }
         let mut sum = 0;
         for c in h.iter_mut() {
             (*c, sum) = (sum, sum + *c);
         }
-        tmp.resize(keys.len(), (0u32, 0u32));
+        tmp.resize(items.len(), items[0]);
         let shift = pass as u32 * DIGIT;
-        for &k in keys.iter() {
-            let b = ((k.0 >> shift) & MASK) as usize;
-            tmp[h[b]] = k;
+        for item in items.iter() {
+            let b = ((code(item) >> shift) & MASK) as usize;
+            tmp[h[b]] = *item;
             h[b] += 1;
         }
-        core::mem::swap(keys, &mut tmp);
+        core::mem::swap(items, &mut tmp);
     }
 }
 
@@ -225,7 +227,7 @@ impl<F: Real> Bvh<F> {
                 (morton(qx, qy), i as u32)
             })
             .collect();
-        radix_sort(&mut keys);
+        radix_sort(&mut keys, |k| k.0);
         let ahead = |q: usize| keys.get(q + GATHER_AHEAD).map(|k| k.1 as usize);
         let mut bvh = Bvh::store(keys.iter().enumerate().map(|(q, &(_, i))| {
             if let Some(p) = ahead(q) {
@@ -410,9 +412,12 @@ mod tests {
             let mut keys: Vec<(u32, u32)> = (0..5000u32).map(|i| (code(i), i)).collect();
             let mut want = keys.clone();
             want.sort_by_key(|k| k.0);
-            radix_sort(&mut keys);
+            radix_sort(&mut keys, |k| k.0);
             assert_eq!(keys, want);
         }
+        let mut none: Vec<(u32, u32)> = Vec::new();
+        radix_sort(&mut none, |k| k.0);
+        assert!(none.is_empty());
     }
 
     #[test]

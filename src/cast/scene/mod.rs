@@ -525,7 +525,7 @@ impl<F: Real> Scene<F> {
                 (bvh::morton(qx, qy), i as u32)
             })
             .collect();
-        bvh::radix_sort(&mut keys);
+        bvh::radix_sort(&mut keys, |k| k.0);
         keys.into_iter().map(|(_, i)| i).collect()
     }
 

@@ -104,16 +104,15 @@ impl<F: Real> Near<F> {
         // Each wall's bucket and key, then one radix sort of every key at once (by the bits of
         // the key rounded to `f32`, which orders as the numbers do) and a stable deal into
         // the buckets; keys that round to the same `f32` are sorted exactly after. `f32` keys
-        // are their sort bits, so only `f64` ones are kept aside.
-        const NONE: u16 = u16::MAX;
+        // are their sort bits, so only `f64` ones are kept aside. A sorted entry carries its
+        // bucket: looked up by wall, it was a read at random per wall.
         let wide = core::mem::size_of::<F>() > 4;
         let normals: Vec<(f64, f64)> = (0..nb).map(|b| near.normal(b)).collect();
         let n = rows.len();
-        let (mut bucket, mut key) = (Vec::with_capacity(n), Vec::with_capacity(n));
-        let mut order = Vec::with_capacity(n);
+        let mut key = Vec::with_capacity(if wide { n } else { 0 });
+        let mut order: Vec<(u32, u32, u16)> = Vec::with_capacity(n);
         for (slot, r) in rows.enumerate() {
             if r.ex == F::ZERO && r.ey == F::ZERO {
-                bucket.push(NONE);
                 if wide {
                     key.push(F::ZERO);
                 }
@@ -125,22 +124,21 @@ impl<F: Real> Near<F> {
             let k1 = nx * r.x1.to_f64() + ny * r.y1.to_f64();
             near.ext[b] = near.ext[b].max((k1 - k0).abs());
             near.start[b + 1] += 1;
-            bucket.push(b as u16);
             let k = F::from_f64(k0);
             if wide {
                 key.push(k);
             }
-            order.push((f32_order(k.to_f64() as f32), slot as u32));
+            order.push((f32_order(k.to_f64() as f32), slot as u32, b as u16));
         }
-        super::bvh::radix_sort(&mut order);
+        super::bvh::radix_sort(&mut order, |e| e.0);
         for b in 0..nb {
             near.start[b + 1] += near.start[b];
         }
         let total = near.start[nb] as usize;
         let mut fill = near.start.clone();
         (near.key, near.slot) = (vec![F::ZERO; total], vec![0u32; total]);
-        for &(bits, s) in &order {
-            let b = bucket[s as usize] as usize;
+        for &(bits, s, b) in &order {
+            let b = b as usize;
             let at = fill[b] as usize;
             let k = if wide {
                 key[s as usize]
