@@ -519,6 +519,68 @@ fn shallow_walls_ending_behind_the_origin() {
     assert!(hits > 100, "{hits}");
 }
 
+/// Short walls far from the rays' origins, each the corner of its leaf's box, and rays aimed
+/// within a few roundings of `|W|` of a wall's end: the per-pair arithmetic, off by about
+/// `u·|W|` across the ray, reports some of them hit although the exact ray passes beside the
+/// wall, farther from its box than a widening by the walls' own lengths. The walk reaches them
+/// through the widening by `r`, the distance to the box's far corner.
+#[test]
+fn short_walls_far_from_the_origin() {
+    fn case<F: Real>(seed: u64) -> usize {
+        let g = &mut Gen(SplitMix64::new(seed));
+        let u = if core::mem::size_of::<F>() == 4 {
+            2f64.powi(-24)
+        } else {
+            2f64.powi(-53)
+        };
+        let far = 2f64.powi(14 + (seed % 8) as i32);
+        // Clusters of short walls, far apart: each cluster a leaf or two.
+        let mut walls = Vec::new();
+        let mut ends = Vec::new();
+        for _ in 0..64 {
+            let (cx, cy) = ((g.unit() - 0.5) * far, (g.unit() - 0.5) * far);
+            for _ in 0..8 {
+                let (x, y) = (cx + g.unit() * 0.5, cy + g.unit() * 0.5);
+                let a = g.unit() * std::f64::consts::TAU;
+                let len = 0.01 + g.unit() * 0.5;
+                let w = Segment::new(
+                    F::from_f64(x),
+                    F::from_f64(y),
+                    F::from_f64(x + len * a.cos()),
+                    F::from_f64(y + len * a.sin()),
+                );
+                ends.push((w.x0.to_f64(), w.y0.to_f64()));
+                ends.push((w.x1.to_f64(), w.y1.to_f64()));
+                walls.push(w);
+            }
+        }
+        let mut rays = Vec::new();
+        for _ in 0..4000 {
+            let (ex, ey) = g.pick(&ends);
+            let a = g.unit() * std::f64::consts::TAU;
+            let dist = far * (0.5 + g.unit());
+            let (ox, oy) = (ex - dist * a.cos(), ey - dist * a.sin());
+            // Beside the end, across the ray, by up to a few roundings of |W|.
+            let off = (g.unit() - 0.5) * 16.0 * u * (dist + ox.abs() + oy.abs());
+            let (tx, ty) = (ex - off * a.sin(), ey + off * a.cos());
+            let (ox, oy) = (F::from_f64(ox), F::from_f64(oy));
+            rays.push(Ray::new(
+                ox,
+                oy,
+                F::from_f64(tx - ox.to_f64()),
+                F::from_f64(ty - oy.to_f64()),
+            ));
+        }
+        check_scene(
+            &Segments::from_rows(&walls),
+            &Rays::from_rows(&rays),
+            F::INFINITY,
+        )
+    }
+    let hits: usize = (0..24).map(|s| case::<f32>(s) + case::<f64>(s)).sum();
+    assert!(hits > 1000, "{hits}");
+}
+
 /// The value of `F` bits as `f64`.
 fn value<F: Real>(b: u64) -> f64 {
     if core::mem::size_of::<F>() == 4 {
