@@ -105,7 +105,7 @@ impl<F: Real> Near<F> {
         // the key rounded to `f32`, which orders as the numbers do) and a stable deal into
         // the buckets; keys that round to the same `f32` are sorted exactly after. `f32` keys
         // are their sort bits, so only `f64` ones are kept aside. A sorted entry carries its
-        // bucket: looked up by wall, it was a read at random per wall.
+        // bucket, so that the deal reads no wall's bucket at random.
         let wide = core::mem::size_of::<F>() > 4;
         let normals: Vec<(f64, f64)> = (0..nb).map(|b| near.normal(b)).collect();
         let n = rows.len();
