@@ -178,6 +178,18 @@ def tile_lines(
 ) -> dict:
     """Polylines cut into the cells of a regular grid: clip_lines' columns plus ix, iy (and
     point_ix, point_iy)."""
+def parts_wkb(
+    coords: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.int64],
+    parts: Optional[npt.NDArray[np.int64]],
+    owner: npt.NDArray[np.int64],
+    n: int,
+    points: Optional[npt.NDArray[np.float64]] = None,
+    point_owner: Optional[npt.NDArray[np.int64]] = None,
+) -> list:
+    """One WKB value (or None) per geometry 0..n-1 from parts and points of contact grouped by
+    a nondecreasing owner: a LineString or MultiLineString, a Point or MultiPoint, or a
+    GeometryCollection of both."""
 SIGHT_VISIBLE: int
 SIGHT_BLOCKED: int
 SIGHT_INVALID: int

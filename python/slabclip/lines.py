@@ -9,8 +9,8 @@ Three layers over one Rust call each:
   offsets into the part offsets). The arrays are read in place, never converted: a wrong
   dtype, shape or a strided array raises and says what to pass instead.
 * **shapely and geopandas** (:func:`clip_by_rect`, a drop-in for ``shapely.clip_by_rect`` on
-  line geometries, and :func:`tile_geometries`), through ``shapely.to_ragged_array`` /
-  ``from_ragged_array``.
+  line geometries, and :func:`tile_geometries`): the geometries' coordinates read into ragged
+  arrays, the answer made by GEOS from one WKB value per geometry.
 * **GeoArrow** (:func:`clip_geoarrow`): any ``geoarrow.linestring`` or
   ``geoarrow.multilinestring`` array that speaks the Arrow PyCapsule interface
   (``__arrow_c_array__`` or ``__arrow_c_stream__``: pyarrow, geoarrow-pyarrow, geopandas'
@@ -348,8 +348,9 @@ def _line_array(geometry, what: str):
             arr = np.asarray(geometry, dtype=object)
             shape = arr.shape
             arr = arr.ravel()
-        if shape is not None and any(not (g is None or isinstance(g, shapely.Geometry)) for g in arr):
-            i = next(k for k, g in enumerate(arr) if not (g is None or isinstance(g, shapely.Geometry)))
+        foreign = np.flatnonzero(~shapely.is_valid_input(arr)) if shape is not None else ()
+        if len(foreign):
+            i = int(foreign[0])
             raise TypeError(f"{what}: {_where(i, labels)} is a {type(arr[i]).__name__}, not a shapely geometry")
     kind = shapely.get_type_id(arr)
     empty = shapely.is_empty(arr)
@@ -370,36 +371,40 @@ def _line_array(geometry, what: str):
     return arr, shape, gs, lines, kind
 
 
-def _assemble(n: int, lines, owner: np.ndarray, point_xy=None, point_owner=None):
-    """``n`` geometries from parts (LineStrings ``lines`` owned by ``owner``, nondecreasing):
-    none → ``GEOMETRYCOLLECTION EMPTY`` (shapely.clip_by_rect's empty answer), one → that
-    LineString, several → a MultiLineString in order; with points of contact, a Point or
-    MultiPoint alone, or a GeometryCollection of the lines and the points."""
+def _assemble(n: int, coords, offsets, owner: np.ndarray, order=None, point_xy=None,
+              point_owner=None):
+    """``n`` geometries from the parts of a ragged answer (``coords``, ``offsets``): geometry
+    ``g`` gets the parts ``order[k]`` (``k`` when ``order`` is None) for which ``owner[k] ==
+    g`` (nondecreasing), in that order. None → ``GEOMETRYCOLLECTION EMPTY``
+    (shapely.clip_by_rect's empty answer), one → that LineString, several → a MultiLineString;
+    with points of contact (``point_owner`` nondecreasing), a Point or MultiPoint alone, or a
+    GeometryCollection of the lines and the points. Made by GEOS from one WKB value per
+    geometry (``_native.parts_wkb``), so no part is made twice."""
     shapely = _shapely()
-    out = np.empty(n, dtype=object)
-    out[:] = [shapely.GeometryCollection()] * n if n else []
-    if len(owner):
-        counts = np.bincount(owner, minlength=n)
-        single = counts[owner] == 1
-        out[owner[single]] = lines[single]
-        many = ~single
-        if many.any():
-            shapely.multilinestrings(lines[many], indices=owner[many], out=out)
-    if point_owner is not None and len(point_owner):
-        pts = shapely.points(point_xy)
-        for g in np.unique(point_owner):
-            mine = list(pts[point_owner == g])
-            p = mine[0] if len(mine) == 1 else shapely.MultiPoint(mine)
-            have = out[g]
-            out[g] = p if have.is_empty else shapely.GeometryCollection([have, p])
+    wkb = np.empty(n, dtype=object)
+    wkb[:] = _native.parts_wkb(
+        np.ascontiguousarray(coords, dtype=np.float64), np.asarray(offsets, dtype=np.int64),
+        None if order is None else np.asarray(order, dtype=np.int64),
+        np.asarray(owner, dtype=np.int64), n,
+        None if point_xy is None else np.ascontiguousarray(point_xy, dtype=np.float64),
+        None if point_owner is None else np.asarray(point_owner, dtype=np.int64))
+    out = shapely.from_wkb(wkb)
+    out[shapely.is_missing(out)] = shapely.GeometryCollection()
     return out
 
 
 def _ragged_lines(arr, lines):
     """shapely's ragged arrays of the line geometries ``arr[lines]``: coords, offsets and the
-    geometry offsets (None when all are LineStrings)."""
+    geometry offsets (None when all are LineStrings). LineStrings alone need no part index:
+    their vertex counts give the offsets (about half the time of ``to_ragged_array``)."""
     shapely = _shapely()
-    kind, coords, offs = shapely.to_ragged_array(arr[lines], include_z=False)
+    geoms = arr[lines]
+    if not (shapely.get_type_id(geoms) == _MULTILINESTRING).any():
+        coords = shapely.get_coordinates(geoms, include_z=False)
+        offs = np.zeros(len(geoms) + 1, dtype=np.int64)
+        np.cumsum(shapely.get_num_coordinates(geoms), out=offs[1:])
+        return np.ascontiguousarray(coords, dtype=np.float64), offs, None
+    kind, coords, offs = shapely.to_ragged_array(geoms, include_z=False)
     coords = np.ascontiguousarray(coords, dtype=np.float64)
     if kind == shapely.GeometryType.LINESTRING:
         return coords, offs[0], None
@@ -460,12 +465,11 @@ def clip_by_rect(geometry, xmin: float, ymin: float, xmax: float, ymax: float, *
         r = _native.clip_lines(coords, offs, geo, rect=rect, points=bool(points),
                                threads=_args.threads(threads))
         owner = r["polyline"] if geo is None else r["geometry"]
-        parts = shapely.from_ragged_array(shapely.GeometryType.LINESTRING, r["coords"], (r["offsets"],))
         p_xy = p_owner = None
         if points:
             p_xy = r["points"]
             p_owner = r["point_polyline"] if geo is None else r["point_geometry"]
-        out[lines] = _assemble(len(lines), parts, owner, p_xy, p_owner)
+        out[lines] = _assemble(len(lines), r["coords"], r["offsets"], owner, None, p_xy, p_owner)
     else:  # nothing to clip: the rect and thread count are still checked
         _native.clip_lines(np.empty((0, 2)), np.zeros(1, np.int64), None, rect=rect,
                            threads=_args.threads(threads))
@@ -533,12 +537,12 @@ def tile_geometries(geometry, bounds: Sequence[float], cells: Tuple[int, int], *
     # Parts of one (geometry, cell) are contiguous within each polyline; a stable sort by key
     # keeps them in order along the geometry.
     order = np.argsort(key, kind="stable")
-    parts = shapely.from_ragged_array(shapely.GeometryType.LINESTRING, r["coords"], (r["offsets"],))
     group = np.searchsorted(keys, key[order])
     p_xy = p_group = None
     if points:
-        p_xy, p_group = r["points"], np.searchsorted(keys, p_key)
-    geoms = _assemble(len(keys), parts[order], group, p_xy, p_group)
+        p_order = np.argsort(p_key, kind="stable")
+        p_xy, p_group = r["points"][p_order], np.searchsorted(keys, p_key[p_order])
+    geoms = _assemble(len(keys), r["coords"], r["offsets"], group, order, p_xy, p_group)
     src = lines[keys // (nx * c[1])]
     cell = keys % (nx * c[1])
     ix, iy = cell % nx, cell // nx

@@ -443,6 +443,76 @@ def test_tile_geometries_arrays():
     assert t["row"].tolist() == [0, 0] and t["ix"].tolist() == [0, 1] and t["iy"].tolist() == [0, 0]
 
 
+def _made_one_by_one(parts, pts):
+    """What a geometry of these parts and points of contact is, by shapely's constructors."""
+    lines = [shapely.LineString(p) for p in parts]
+    points = [shapely.Point(p) for p in pts]
+    g_lines = None if not lines else lines[0] if len(lines) == 1 else shapely.MultiLineString(lines)
+    g_pts = None if not points else points[0] if len(points) == 1 else shapely.MultiPoint(points)
+    if g_lines is not None and g_pts is not None:
+        return shapely.GeometryCollection([g_lines, g_pts])
+    return g_lines or g_pts or shapely.GeometryCollection()
+
+
+@pytest.mark.parametrize("points", [False, True])
+def test_shapely_answers_are_the_ragged_answers_made_one_by_one(points):
+    # Lines on a lattice of halves: corners touched, vertices on edges, several parts, several
+    # points of contact in one geometry, MultiLineStrings; -0.0 kept.
+    rng = np.random.default_rng(29)
+    lines = [rng.integers(-2, 5, (int(rng.integers(2, 9)), 2)) / 2.0 for _ in range(400)]
+    lines[0] = np.array([[-0.0, 0.5], [0.5, -0.0], [0.5, 0.5]])
+    lines[2] = np.array([[-0.5, -0.5], [0, 0], [-0.5, 0.5], [-0.5, 1.5], [0, 1], [-0.5, 1.5]])
+    lines[3] = np.array([[1.5, -0.5], [1, 0], [1.5, 0.5]])
+    geoms = np.array([shapely.LineString(v) for v in lines], dtype=object)
+    multi = np.array([shapely.MultiLineString([lines[k], lines[k + 1]])
+                      for k in range(0, len(lines), 2)], dtype=object)
+    coords, offsets = ragged(lines)
+    r = slabclip.clip_lines(coords, offsets, RECT, points=points)
+    po = r["offsets"]
+    for source, per in ((geoms, 1), (multi, 2)):
+        got = slabclip.clip_by_rect(source, *RECT, points=points)
+        for g in range(len(source)):
+            own = range(per * g, per * g + per)
+            parts = [r["coords"][po[k]:po[k + 1]] for k in np.flatnonzero(np.isin(r["polyline"], own))]
+            pts = r["points"][np.isin(r["point_polyline"], own)] if points else []
+            want = _made_one_by_one(parts, pts)
+            assert shapely.to_wkb(got[g]) == shapely.to_wkb(want), (g, got[g].wkt, want.wkt)
+    kinds = {type(g).__name__ for g in slabclip.clip_by_rect(multi, *RECT, points=points)}
+    assert {"LineString", "MultiLineString", "GeometryCollection"} <= kinds
+    assert not points or {"Point", "MultiPoint"} <= kinds
+    # Tiles: each (line, cell) row is that cell's parts and points in order along the line.
+    t = slabclip.tile_geometries(geoms, (0, 0, 1, 1), (2, 2), points=points)
+    r = slabclip.tile_lines(coords, offsets, (0, 0, 1, 1), (2, 2), points=points)
+    po = r["offsets"]
+    for g, row, ix, iy in zip(t["geometry"], t["row"], t["ix"], t["iy"]):
+        mine = np.flatnonzero((r["polyline"] == row) & (r["ix"] == ix) & (r["iy"] == iy))
+        pts = []
+        if points:
+            pts = r["points"][(r["point_polyline"] == row) & (r["point_ix"] == ix) & (r["point_iy"] == iy)]
+        want = _made_one_by_one([r["coords"][po[k]:po[k + 1]] for k in mine], pts)
+        assert shapely.to_wkb(g) == shapely.to_wkb(want), (row, ix, iy, g.wkt, want.wkt)
+
+
+def test_parts_wkb_checks_every_index():
+    from slabclip import _native
+    xy, offs = np.zeros((4, 2)), np.array([0, 2, 4], np.int64)
+    ok = _native.parts_wkb(xy, offs, None, np.array([0, 1], np.int64), 2)
+    assert [len(b) for b in ok] == [9 + 32, 9 + 32]
+    bad = {
+        "owner beyond n": (None, [0, 2], 2, "not a geometry index below 2"),
+        "owner negative": (None, [-1, 0], 2, "not a geometry index"),
+        "owner decreasing": (None, [1, 0], 2, "nondecreasing"),
+        "owner too short": (None, [0], 2, "1 entries for 2 parts"),
+        "part beyond": ([0, 2], [0, 1], 2, "parts\\[1\\] = 2 is not a part index"),
+    }
+    for name, (parts, owner, n, msg) in bad.items():
+        parts = None if parts is None else np.array(parts, np.int64)
+        with pytest.raises(ValueError, match=msg):
+            _native.parts_wkb(xy, offs, parts, np.array(owner, np.int64), n)
+    with pytest.raises(ValueError, match="spans vertices 2..9"):
+        _native.parts_wkb(xy, np.array([0, 2, 9], np.int64), None, np.array([0, 1], np.int64), 2)
+
+
 # ---------------------------------------------------------------------------------------------
 # GeoArrow.
 
