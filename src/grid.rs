@@ -101,7 +101,7 @@
 
 use crate::buffers::{Batch, SegmentSource};
 use crate::error::Error;
-use crate::geom::{Class, Rect, Segment};
+use crate::geom::{Axis, Class, Rect, Segment};
 use crate::kernels::contract::{Finished, RectLanes};
 use crate::kernels::simd_slab::{gather_chunk, load_chunk};
 use crate::kernels::slab::slab_clip;
@@ -341,6 +341,26 @@ impl<F: Real> Grid<F> {
     pub fn piece_segment(&self, piece: &Piece<F>, seg: &Segment<F>) -> Segment<F> {
         let cell = self.cell(piece.ix as usize, piece.iy as usize);
         self.clip_in(&cell, seg).segment(&cell, seg)
+    }
+
+    /// [`Grid::piece_segment`] when the axes of the lines its cut ends lie on are known to be
+    /// the slab's own ([`Clip::entry_axis`], [`Clip::exit_axis`]; either is free where its end
+    /// is not cut): the same bits with no clip run again.
+    pub(crate) fn piece_segment_on(
+        &self,
+        piece: &Piece<F>,
+        seg: &Segment<F>,
+        (entry_axis, exit_axis): (Axis, Axis),
+    ) -> Segment<F> {
+        let cell = self.cell(piece.ix as usize, piece.iy as usize);
+        let clip = Clip {
+            t_entry: piece.t_entry,
+            t_exit: piece.t_exit,
+            class: piece.class,
+            entry_axis,
+            exit_axis,
+        };
+        clip.segment(&cell, seg)
     }
 
     /// Every piece of every segment of `input`, segment by segment, each segment's in order

@@ -25,7 +25,9 @@
 //! So where consecutive pieces of a segment (of positive length, in neighbouring cells) share
 //! their parameter and their points differ, both take the first's point clamped into the
 //! second cell: a point of both closed cells (the vertex, or their shared edge), exactly on the
-//! lines that cut. Everywhere else the points are §1's, unchanged.
+//! lines that cut. Everywhere else the points are §1's, unchanged. The axis of the line a
+//! cut end lies on is the slab's; where the piece beside it along the segment settles it
+//! ([`cut_axes`]), the cell is not clipped again.
 //!
 //! # Fast paths
 //!
@@ -60,6 +62,57 @@ use crate::kernels::contract::{delta, in_range, line_t};
 use crate::kernels::{Clip, ClipKernel, SlabScalar};
 use crate::real::Real;
 use crate::simd::{dispatch, Vector};
+
+/// The axes of the lines piece `p`'s cut ends lie on, as the slab of its cell picks them, when
+/// its neighbours along segment `s` (`prev`, `next` in the grid's list) settle them without a
+/// clip; `None` where one is needed ([`Grid::piece_segment`] then clips again).
+///
+/// An end that is not cut (`t` exactly 0 or 1, or a piece of one point, whose end is its
+/// start) needs no axis. A cut end is settled by the neighbour on the other side of it: both
+/// pieces of positive length, sharing the parameter `t`, in cells that differ in one index by
+/// one, with `dx`, `dy` nonzero and in [`in_range`] (each line's parameter one function of
+/// the line alone, the same bits in every cell). Say column `i` to `i + 1` (the row's two y
+/// lines are both cells'). `a` (before) ends at `t = min(tx, ty_far)`, `b` (after) starts at
+/// `t = max(tx, ty_near)`, `tx` the x line between them. `b` goes on past `t`, so `ty_far >
+/// t` unless `b` stops at `P1` (`t_exit == 1`); `a` started before `t`, so `ty_near < t`
+/// (with `P0` in `a`, `ty_near ≤ 0` by its exact sign). Both ends are on the x line, strictly,
+/// except in the one case left: `b` ending at `P1` while `ty_far`, at least `fl(d·fl(1/d)) ≥
+/// 1 − ε/2` there, rounds onto `t`. That case (`t ≥` [`GRAZE_TOP`](Real::GRAZE_TOP)) clips.
+#[inline(always)]
+fn cut_axes<F: Real>(
+    prev: Option<&Piece<F>>,
+    p: &Piece<F>,
+    next: Option<&Piece<F>>,
+    s: &Segment<F>,
+) -> Option<(Axis, Axis)> {
+    let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+    if dx == F::ZERO || dy == F::ZERO || !in_range(dx) || !in_range(dy) {
+        return None;
+    }
+    let between = |a: &Piece<F>, b: &Piece<F>| -> Option<Axis> {
+        let shared = a.segment == b.segment
+            && a.t_entry < a.t_exit
+            && a.t_exit == b.t_entry
+            && b.t_entry < b.t_exit
+            && (b.t_exit != F::ONE || a.t_exit < F::GRAZE_TOP);
+        match (a.ix.abs_diff(b.ix), a.iy.abs_diff(b.iy)) {
+            (1, 0) if shared => Some(Axis::X),
+            (0, 1) if shared => Some(Axis::Y),
+            _ => None,
+        }
+    };
+    let entry = if p.t_entry == F::ZERO || p.t_entry == F::ONE {
+        Axis::X
+    } else {
+        between(prev?, p)?
+    };
+    let exit = if p.t_exit == F::ONE || p.t_entry == p.t_exit {
+        Axis::X
+    } else {
+        between(p, next?)?
+    };
+    Some((entry, exit))
+}
 
 /// How polylines are cut into cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -809,7 +862,15 @@ impl<F: Real> Work<'_, '_, '_, F> {
             let ends = if p.t_entry == F::ZERO && p.t_exit == F::ONE {
                 seg
             } else {
-                self.grid.piece_segment(&p, &seg)
+                // The segment's pieces are consecutive, in order along it: its neighbours
+                // there may tell the lines its cut ends lie on.
+                let list = &self.grid_pieces;
+                let prev = (*cursor >= 2).then(|| &list[*cursor - 2]);
+                let next = list.get(*cursor);
+                match cut_axes(prev, &p, next, &seg) {
+                    Some(axes) => self.grid.piece_segment_on(&p, &seg, axes),
+                    None => self.grid.piece_segment(&p, &seg),
+                }
             };
             self.mine.push(TilePiece::piece(
                 nx,
@@ -960,5 +1021,101 @@ impl<F: Real> Work<'_, '_, '_, F> {
             }
             j.close(out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::SplitMix64 as Rng;
+
+    fn bits<F: Real>(s: &Segment<F>) -> [u64; 4] {
+        [s.x0, s.y0, s.x1, s.y1].map(Real::to_bits_u64)
+    }
+
+    /// Random segments across a 4 × 4 grid, and segments that end on a line of one axis a few
+    /// ulps past a line of the other, from far enough that both lines' parameters round to
+    /// within an ulp of 1 (where `cut_axes` leaves a tie to the clip), in every direction.
+    fn segments<F: Real>(rng: &mut Rng) -> Vec<Segment<F>> {
+        let fl = |v: f64| F::from_f64(v);
+        let mut out = Vec::new();
+        for _ in 0..3000 {
+            let mut c = || fl(rng.range(-0.5, 1.5));
+            out.push(Segment::new(c(), c(), c(), c()));
+        }
+        for _ in 0..20000 {
+            let line = |rng: &mut Rng| fl(0.25 * (1.0 + (rng.unit() * 3.0).floor()));
+            let (a, b) = (line(rng), line(rng));
+            let (sa, sb) = (
+                if rng.unit() < 0.5 { 1.0 } else { -1.0 },
+                if rng.unit() < 0.5 { 1.0 } else { -1.0 },
+            );
+            // The end: `ulps` past line `a` along the first axis, on line `b` of the other.
+            let mut past = a;
+            for _ in 0..1 + (rng.unit() * 3.0) as usize {
+                past = if sa > 0.0 {
+                    past.next_up()
+                } else {
+                    -(-past).next_up()
+                };
+            }
+            let (da, db) = (rng.range(0.6, 2.5), rng.range(0.6, 2.5));
+            let start = (fl(a.to_f64() - sa * da), fl(b.to_f64() - sb * db));
+            out.push(if rng.unit() < 0.5 {
+                Segment::new(start.0, start.1, past, b)
+            } else {
+                Segment::new(start.1, start.0, b, past)
+            });
+        }
+        out
+    }
+
+    /// Wherever `cut_axes` settles a piece's axes, its ends are `Grid::piece_segment`'s, bit
+    /// for bit. The ends its graze guard leaves to the clip (ties of both lines' parameters
+    /// just below 1) are among them: over a hundred.
+    fn settled_axes_are_the_clips<F: Real>(seed: u64) {
+        let mut rng = Rng::new(seed);
+        let g = Grid::new(Rect::new(F::ZERO, F::ZERO, F::ONE, F::ONE).unwrap(), 4, 4).unwrap();
+        let segs = segments::<F>(&mut rng);
+        let pieces = g.pieces(&segs[..], &GridOptions::default());
+        let (mut settled, mut guarded) = (0, 0);
+        for k in 0..pieces.len() {
+            let p = pieces[k];
+            let s = segs[p.segment];
+            let (prev, next) = (k.checked_sub(1).map(|j| &pieces[j]), pieces.get(k + 1));
+            if let Some(axes) = cut_axes(prev, &p, next, &s) {
+                settled += 1;
+                assert_eq!(
+                    bits(&g.piece_segment_on(&p, &s, axes)),
+                    bits(&g.piece_segment(&p, &s)),
+                    "{s:?} {p:?} {axes:?}"
+                );
+            }
+            let guard = |a: &Piece<F>, b: &Piece<F>| {
+                a.segment == b.segment
+                    && a.t_entry < a.t_exit
+                    && a.t_exit == b.t_entry
+                    && b.t_entry < b.t_exit
+                    && b.t_exit == F::ONE
+                    && a.t_exit >= F::GRAZE_TOP
+                    && a.ix.abs_diff(b.ix) + a.iy.abs_diff(b.iy) == 1
+            };
+            guarded += usize::from(next.is_some_and(|q| guard(&p, q)));
+        }
+        assert!(settled > 10_000, "{settled} pieces settled");
+        assert!(
+            guarded > 100,
+            "{guarded} ends left to the clip by the guard"
+        );
+    }
+
+    #[test]
+    fn settled_axes_are_the_clips_f32() {
+        settled_axes_are_the_clips::<f32>(41);
+    }
+
+    #[test]
+    fn settled_axes_are_the_clips_f64() {
+        settled_axes_are_the_clips::<f64>(42);
     }
 }
