@@ -7,7 +7,7 @@
 
 use super::Coords;
 use crate::real::Real;
-use crate::simd::Vector;
+use crate::simd::{prefetch, Vector, PREFETCH_AHEAD};
 
 /// Vertices per window: 32 interleaved `(x, y)` pairs fill a 64-bit mask.
 pub(super) const WINDOW: usize = 32;
@@ -32,6 +32,7 @@ pub(super) fn bits<F: Real, V: Vector<F>, const STRICT: bool>(
         // Values past the window's end (when the array has them) only fill the vectors: their
         // bits are the next vertices'.
         Coords::Interleaved(v) => {
+            prefetch_window(v[2 * w..].as_ptr(), 2 * WINDOW);
             let v = &v[2 * w..(2 * (w + WINDOW)).min(v.len())];
             match <&[F; 2 * WINDOW]>::try_from(v) {
                 Ok(v) => compare::<F, V, 64, STRICT>(v, lo, hi),
@@ -39,11 +40,27 @@ pub(super) fn bits<F: Real, V: Vector<F>, const STRICT: bool>(
             }
         }
         Coords::Separated { x, y } => {
+            prefetch_window(x[w..].as_ptr(), WINDOW);
+            prefetch_window(y[w..].as_ptr(), WINDOW);
             let end = (w + WINDOW).min(x.len());
             let (xl, xh) = column::<F, V, STRICT>(&x[w..end], lo[0], hi[0]);
             let (yl, yh) = column::<F, V, STRICT>(&y[w..end], lo[1], hi[1]);
             (xl | yl << 1, xh | yh << 1)
         }
+    }
+}
+
+/// Prefetches the lines of the `n` values from `p`, [`PREFETCH_AHEAD`] bytes on: the windows
+/// read their coordinates in order, but between two windows lie the clips of the segments that
+/// cross an edge, and the hardware prefetcher alone left the clip of 16M vertices (far beyond
+/// the caches) at about half its speed in L2.
+#[inline(always)]
+fn prefetch_window<F>(p: *const F, n: usize) {
+    let bytes = (n * core::mem::size_of::<F>()) as isize;
+    let mut at = PREFETCH_AHEAD;
+    while at < PREFETCH_AHEAD + bytes {
+        prefetch(p, at);
+        at += 64;
     }
 }
 
