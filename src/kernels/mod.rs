@@ -79,6 +79,7 @@ impl<F: Real> Clip<F> {
     /// An endpoint inside comes back bit for bit; an endpoint cut by an edge has exactly that
     /// edge's bound as one coordinate; every point lies in the closed rect. `Touches` gives the
     /// same point twice; a miss gives a row of NaN.
+    #[inline(always)]
     pub fn segment(&self, rect: &Rect<F>, seg: &Segment<F>) -> Segment<F> {
         let f = Finished {
             valid: self.class != Class::Invalid,
