@@ -27,7 +27,7 @@
 //! second cell: a point of both closed cells (the vertex, or their shared edge), exactly on the
 //! lines that cut. Everywhere else the points are §1's, unchanged. The axis of the line a
 //! cut end lies on is the slab's; where the piece beside it along the segment settles it
-//! ([`cut_axes`]), the cell is not clipped again.
+//! (`cut_axes`), the cell is not clipped again.
 //!
 //! # Fast paths
 //!
