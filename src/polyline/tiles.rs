@@ -41,9 +41,10 @@
 //! the run. One with `dy == ±0` inside a row's sole interval, neither end on a line (or
 //! `dx == ±0` in a column's), is cut at the lines between its ends by the clip's own
 //! parameter, as the grid's direct walk cuts (the other axis's slab is the whole line), its
-//! ends by [`Clip::segment`](crate::Clip::segment). Without a buffer, one that can meet at most
-//! four cells (the columns and rows between its ends' closed cells: an end on a line, or
-//! crossing one) is clipped by each of them ([`Grid::cell_clip`], the grid's own clip, so the
+//! ends by [`Clip::segment`](crate::Clip::segment). Without a buffer, one whose ends lie
+//! strictly inside two cells side by side is cut at the line between them by the clip's own
+//! parameter; one that can meet at most four cells (the columns and rows between its ends'
+//! closed cells: an end on a line, or crossing one) is clipped by each of them ([`Grid::cell_clip`], the grid's own clip, so the
 //! same pieces as its walk). Every other segment of a block goes through the grid's walks in
 //! one call (or, with a buffer, the buffered cells' clip).
 //!
@@ -647,7 +648,9 @@ impl<F: Real> Work<'_, '_, '_, F> {
                     match self.buffered {
                         Some(bc) => self.buffered_pieces(bc, i, &seg),
                         None => {
-                            if !self.along_one_row(i, &seg, a, b) && !self.few_cells(i, &seg, a, b)
+                            if !self.along_one_row(i, &seg, a, b)
+                                && !self.across_one_line(i, &seg, a, b)
+                                && !self.few_cells(i, &seg, a, b)
                             {
                                 self.careful.push(seg);
                                 self.careful_at.push(i);
@@ -772,6 +775,65 @@ impl<F: Real> Work<'_, '_, '_, F> {
             t_entry = t_exit;
             c += step;
         }
+    }
+
+    /// A segment whose ends lie strictly inside two cells side by side (closed cells, no
+    /// buffer): it crosses the one line between them, at the clip's own parameter `t =
+    /// line_t(line, p0, 1/d)`, and its pieces are `[0, t]` in the first cell and `[t, 1]` in the
+    /// second, their cut vertex on that line (the argument of `cut_axes`: the other axis's lines
+    /// lie beyond both ends, so the slab of either cell takes this line's parameter, strictly,
+    /// below [`GRAZE_TOP`](Real::GRAZE_TOP)). `dx`, `dy` in [`in_range`], as the walk asks.
+    /// Returns `false`, having pushed nothing, for any other segment.
+    fn across_one_line(
+        &mut self,
+        i: usize,
+        s: &Segment<F>,
+        a: (Code, Code),
+        b: (Code, Code),
+    ) -> bool {
+        if self.options.lines != Lines::Closed {
+            return false;
+        }
+        let grid = self.grid;
+        let (nx, ny) = (grid.nx() as Code, grid.ny() as Code);
+        let in_grid = |c: (Code, Code)| (0..nx).contains(&c.0) && (0..ny).contains(&c.1);
+        if !in_grid(a) || !in_grid(b) {
+            return false;
+        }
+        let (dx, dy) = (delta(s.x0, s.x1), delta(s.y0, s.y1));
+        if !in_range(dx) || !in_range(dy) {
+            return false;
+        }
+        let (axis, line, p0, d) = match (a.0.abs_diff(b.0), a.1.abs_diff(b.1)) {
+            (1, 0) => (Axis::X, grid.xs()[a.0.max(b.0) as usize], s.x0, dx),
+            (0, 1) => (Axis::Y, grid.ys()[a.1.max(b.1) as usize], s.y0, dy),
+            _ => return false,
+        };
+        let t = line_t(line, p0, F::ONE / d);
+        if !(F::ZERO < t && t < F::GRAZE_TOP) {
+            return false;
+        }
+        let nx64 = grid.nx() as u64;
+        for (c, t_entry, t_exit, class) in
+            [(a, F::ZERO, t, Class::Exits), (b, t, F::ONE, Class::Enters)]
+        {
+            let (ix, iy) = (c.0 as usize, c.1 as usize);
+            let clip = Clip {
+                t_entry,
+                t_exit,
+                class,
+                entry_axis: axis,
+                exit_axis: axis,
+            };
+            self.pieces.push(TilePiece::piece(
+                nx64,
+                (ix as u32, iy as u32),
+                i,
+                (t_entry, t_exit),
+                clip.segment(&grid.cell(ix, iy), s),
+            ));
+        }
+        true
     }
 
     /// A segment (closed cells) whose ends' codes leave at most four cells it can meet (the
