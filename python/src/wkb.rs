@@ -142,23 +142,25 @@ pub(crate) fn parts_wkb<'py>(
 
     let mut out: Vec<Option<Vec<u8>>> = vec![None; n];
     let xy_bytes: &[u8] = bytemuck::cast_slice(xy);
-    let linestring = |buf: &mut Vec<u8>, k: usize| -> PyResult<()> {
-        let (a, b) = range(k)?;
+    let linestring = |buf: &mut Vec<u8>, (a, b): (usize, usize)| {
         head(buf, 2, b - a);
         buf.extend_from_slice(&xy_bytes[16 * a..16 * b]);
-        Ok(())
     };
+    // The vertex ranges of one geometry's parts, checked once.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
     for &(g, s, e) in &line_runs {
-        let vertices: usize = (s..e)
-            .map(|k| range(k).map(|(a, b)| b - a))
-            .sum::<PyResult<usize>>()?;
-        let mut buf = Vec::with_capacity(9 * (e - s + 2) + 16 * vertices);
-        if e - s == 1 {
-            linestring(&mut buf, s)?;
+        spans.clear();
+        for k in s..e {
+            spans.push(range(k)?);
+        }
+        let vertices: usize = spans.iter().map(|(a, b)| b - a).sum();
+        let mut buf = Vec::with_capacity(9 * (spans.len() + 1) + 16 * vertices);
+        if let [one] = spans[..] {
+            linestring(&mut buf, one);
         } else {
-            head(&mut buf, 5, e - s);
-            for k in s..e {
-                linestring(&mut buf, k)?;
+            head(&mut buf, 5, spans.len());
+            for &span in &spans {
+                linestring(&mut buf, span);
             }
         }
         out[g] = Some(buf);
