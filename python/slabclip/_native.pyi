@@ -178,7 +178,7 @@ def tile_lines(
 ) -> dict:
     """Polylines cut into the cells of a regular grid: clip_lines' columns plus ix, iy (and
     point_ix, point_iy)."""
-def parts_wkb(
+def parts_geometries(
     coords: npt.NDArray[np.float64],
     offsets: npt.NDArray[np.int64],
     parts: Optional[npt.NDArray[np.int64]],
@@ -186,10 +186,15 @@ def parts_wkb(
     n: int,
     points: Optional[npt.NDArray[np.float64]] = None,
     point_owner: Optional[npt.NDArray[np.int64]] = None,
-) -> list:
-    """One WKB value (or None) per geometry 0..n-1 from parts and points of contact grouped by
-    a nondecreasing owner: a LineString or MultiLineString, a Point or MultiPoint, or a
-    GeometryCollection of both."""
+    wkb: bool = False,
+    empty: object = None,
+) -> Union[npt.NDArray[np.object_], list]:
+    """One shapely geometry (``empty`` where nothing) per geometry 0..n-1 from parts and points
+    of contact grouped by a nondecreasing owner: a LineString or MultiLineString, a Point or
+    MultiPoint, or a GeometryCollection of both; made by the GEOS shapely loaded, as an object
+    array; or with wkb=True a list of WKB values (None where nothing)."""
+def shapely_geos() -> bool:
+    """Whether parts_geometries can make geometries through shapely's own GEOS."""
 SIGHT_VISIBLE: int
 SIGHT_BLOCKED: int
 SIGHT_INVALID: int

@@ -10,7 +10,7 @@ Three layers over one Rust call each:
   dtype, shape or a strided array raises and says what to pass instead.
 * **shapely and geopandas** (:func:`clip_by_rect`, a drop-in for ``shapely.clip_by_rect`` on
   line geometries, and :func:`tile_geometries`): the geometries' coordinates read into ragged
-  arrays, the answer made by GEOS from one WKB value per geometry.
+  arrays, the answer made straight from them by the GEOS library shapely loaded.
 * **GeoArrow** (:func:`clip_geoarrow`): any ``geoarrow.linestring`` or
   ``geoarrow.multilinestring`` array that speaks the Arrow PyCapsule interface
   (``__arrow_c_array__`` or ``__arrow_c_stream__``: pyarrow, geoarrow-pyarrow, geopandas'
@@ -372,23 +372,30 @@ def _line_array(geometry, what: str):
 
 
 def _assemble(n: int, coords, offsets, owner: np.ndarray, order=None, point_xy=None,
-              point_owner=None):
+              point_owner=None, wkb: Optional[bool] = None):
     """``n`` geometries from the parts of a ragged answer (``coords``, ``offsets``): geometry
     ``g`` gets the parts ``order[k]`` (``k`` when ``order`` is None) for which ``owner[k] ==
     g`` (nondecreasing), in that order. None → ``GEOMETRYCOLLECTION EMPTY``
     (shapely.clip_by_rect's empty answer), one → that LineString, several → a MultiLineString;
     with points of contact (``point_owner`` nondecreasing), a Point or MultiPoint alone, or a
-    GeometryCollection of the lines and the points. Made by GEOS from one WKB value per
-    geometry (``_native.parts_wkb``), so no part is made twice."""
+    GeometryCollection of the lines and the points. Made by the GEOS shapely loaded, straight
+    from the coordinates, or (``wkb=True``, or where that GEOS cannot be reached) from one WKB
+    value per geometry: either way no part is made twice."""
     shapely = _shapely()
-    wkb = np.empty(n, dtype=object)
-    wkb[:] = _native.parts_wkb(
+    if wkb is None:
+        wkb = not _native.shapely_geos()
+    made = _native.parts_geometries(
         np.ascontiguousarray(coords, dtype=np.float64), np.asarray(offsets, dtype=np.int64),
         None if order is None else np.asarray(order, dtype=np.int64),
         np.asarray(owner, dtype=np.int64), n,
         None if point_xy is None else np.ascontiguousarray(point_xy, dtype=np.float64),
-        None if point_owner is None else np.asarray(point_owner, dtype=np.int64))
-    out = shapely.from_wkb(wkb)
+        None if point_owner is None else np.asarray(point_owner, dtype=np.int64), wkb=wkb,
+        empty=shapely.GeometryCollection())
+    if not wkb:
+        return made
+    values = np.empty(n, dtype=object)
+    values[:] = made
+    out = shapely.from_wkb(values)
     out[shapely.is_missing(out)] = shapely.GeometryCollection()
     return out
 

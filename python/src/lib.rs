@@ -13,9 +13,9 @@
 
 use std::sync::{Arc, Mutex};
 
+mod geometries;
 mod lines;
 mod scene;
-mod wkb;
 
 use numpy::prelude::*;
 use numpy::{
@@ -1168,7 +1168,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simd_levels, m)?)?;
     m.add_function(wrap_pyfunction!(set_simd_level, m)?)?;
     lines::register(m)?;
-    wkb::register(m)?;
+    geometries::register(m)?;
     m.add("PARALLEL_MIN", PARALLEL_MIN)?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("MAX_CELLS_PER_AXIS", slabclip::grid::MAX_CELLS_PER_AXIS)?;

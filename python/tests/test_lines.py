@@ -454,8 +454,20 @@ def _made_one_by_one(parts, pts):
     return g_lines or g_pts or shapely.GeometryCollection()
 
 
+@pytest.fixture(params=["geos", "wkb"])
+def made_by(request, monkeypatch):
+    """The shapely answers made both ways: straight by shapely's GEOS, and through WKB (as
+    where that GEOS cannot be reached)."""
+    from slabclip import _native
+    if request.param == "geos":
+        assert _native.shapely_geos(), "shapely 2 on Linux reaches its GEOS"
+    else:
+        monkeypatch.setattr(_native, "shapely_geos", lambda: False)
+    return request.param
+
+
 @pytest.mark.parametrize("points", [False, True])
-def test_shapely_answers_are_the_ragged_answers_made_one_by_one(points):
+def test_shapely_answers_are_the_ragged_answers_made_one_by_one(points, made_by):
     # Lines on a lattice of halves: corners touched, vertices on edges, several parts, several
     # points of contact in one geometry, MultiLineStrings; -0.0 kept.
     rng = np.random.default_rng(29)
@@ -493,24 +505,44 @@ def test_shapely_answers_are_the_ragged_answers_made_one_by_one(points):
         assert shapely.to_wkb(g) == shapely.to_wkb(want), (row, ix, iy, g.wkt, want.wkt)
 
 
-def test_parts_wkb_checks_every_index():
+@pytest.mark.parametrize("wkb", [False, True])
+def test_parts_geometries_checks_every_index(wkb):
     from slabclip import _native
-    xy, offs = np.zeros((4, 2)), np.array([0, 2, 4], np.int64)
-    ok = _native.parts_wkb(xy, offs, None, np.array([0, 1], np.int64), 2)
-    assert [len(b) for b in ok] == [9 + 32, 9 + 32]
+    xy, offs = np.array([[0.0, 0], [1, 1], [2, 2], [3, -0.0]]), np.array([0, 2, 4], np.int64)
+    ok = _native.parts_geometries(xy, offs, None, np.array([0, 1], np.int64), 2, wkb=wkb)
+    ok = shapely.from_wkb(ok) if wkb else ok
+    assert [g.geom_type for g in ok] == ["LineString", "LineString"]
+    assert shapely.get_coordinates(ok).tobytes() == xy.tobytes()  # -0.0 kept
     bad = {
         "owner beyond n": (None, [0, 2], 2, "not a geometry index below 2"),
         "owner negative": (None, [-1, 0], 2, "not a geometry index"),
         "owner decreasing": (None, [1, 0], 2, "nondecreasing"),
         "owner too short": (None, [0], 2, "1 entries for 2 parts"),
         "part beyond": ([0, 2], [0, 1], 2, "parts\\[1\\] = 2 is not a part index"),
+        "part negative": ([0, -1], [0, 1], 2, "parts\\[1\\] = -1 is not a part index"),
     }
     for name, (parts, owner, n, msg) in bad.items():
         parts = None if parts is None else np.array(parts, np.int64)
         with pytest.raises(ValueError, match=msg):
-            _native.parts_wkb(xy, offs, parts, np.array(owner, np.int64), n)
+            _native.parts_geometries(xy, offs, parts, np.array(owner, np.int64), n, wkb=wkb)
     with pytest.raises(ValueError, match="spans vertices 2..9"):
-        _native.parts_wkb(xy, np.array([0, 2, 9], np.int64), None, np.array([0, 1], np.int64), 2)
+        _native.parts_geometries(xy, np.array([0, 2, 9], np.int64), None,
+                                 np.array([0, 1], np.int64), 2, wkb=wkb)
+    with pytest.raises(ValueError, match="points and point_owner come together"):
+        _native.parts_geometries(xy, offs, None, np.array([0, 1], np.int64), 2, xy, wkb=wkb)
+    with pytest.raises(ValueError, match="point_owner\\[2\\] = 0 follows 1"):
+        _native.parts_geometries(xy, offs, None, np.array([0, 1], np.int64), 2, xy,
+                                 np.array([0, 1, 0, 1], np.int64), wkb=wkb)
+
+
+def test_parts_geometries_one_vertex_part_is_an_error_not_a_crash():
+    # A part of one vertex is no LineString to GEOS: the direct path says which, and frees
+    # what it had made of the geometry (the MultiLineString's first part).
+    from slabclip import _native
+    xy = np.array([[0.0, 0], [1, 1], [2, 2]])
+    with pytest.raises(ValueError, match="LineString of vertices 2..3"):
+        _native.parts_geometries(xy, np.array([0, 2, 3], np.int64), None,
+                                 np.array([0, 0], np.int64), 1)
 
 
 # ---------------------------------------------------------------------------------------------
