@@ -45,10 +45,11 @@ def road_like(rng, n, m):
 
 
 def timed(f, repeat, free_first=False):
-    """The median time of ``repeat`` calls and the last answer. Each time includes freeing the
-    previous call's answer, as a loop that keeps one answer pays it; ``free_first`` frees it
-    before the clock starts, leaving the call's own time."""
-    times, out = [], None
+    """The median time of ``repeat`` calls, after one untimed call to warm up, and the last
+    answer. Each time includes freeing the previous call's answer, as a loop that keeps one
+    answer pays it; ``free_first`` frees it before the clock starts, leaving the call's own
+    time."""
+    times, out = [], f()
     for _ in range(repeat):
         if free_first:
             out = None
