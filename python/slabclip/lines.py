@@ -28,6 +28,7 @@ rect. A piece along the boundary is inside (the rect is closed). A run that is a
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Mapping
 from typing import Dict, Optional, Sequence, Tuple
@@ -384,20 +385,28 @@ def _assemble(n: int, coords, offsets, owner: np.ndarray, order=None, point_xy=N
     shapely = _shapely()
     if wkb is None:
         wkb = not _native.shapely_geos()
-    made = _native.parts_geometries(
-        np.ascontiguousarray(coords, dtype=np.float64), np.asarray(offsets, dtype=np.int64),
-        None if order is None else np.asarray(order, dtype=np.int64),
-        np.asarray(owner, dtype=np.int64), n,
-        None if point_xy is None else np.ascontiguousarray(point_xy, dtype=np.float64),
-        None if point_owner is None else np.asarray(point_owner, dtype=np.int64), wkb=wkb,
-        empty=shapely.GeometryCollection())
-    if not wkb:
-        return made
-    values = np.empty(n, dtype=object)
-    values[:] = made
-    out = shapely.from_wkb(values)
-    out[shapely.is_missing(out)] = shapely.GeometryCollection()
-    return out
+    # shapely geometries are tracked by Python's cycle collector, which would otherwise run
+    # its collections again and again while hundreds of thousands of them are made (a fifth
+    # of a tiling's time); they hold no references, so there is no cycle to find meanwhile.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        made = _native.parts_geometries(
+            np.ascontiguousarray(coords, dtype=np.float64), np.asarray(offsets, dtype=np.int64),
+            None if order is None else np.asarray(order, dtype=np.int64),
+            np.asarray(owner, dtype=np.int64), n,
+            None if point_xy is None else np.ascontiguousarray(point_xy, dtype=np.float64),
+            None if point_owner is None else np.asarray(point_owner, dtype=np.int64), wkb=wkb,
+            empty=shapely.GeometryCollection())
+        if wkb:
+            values = np.empty(n, dtype=object)
+            values[:] = made
+            made = shapely.from_wkb(values)
+            made[shapely.is_missing(made)] = shapely.GeometryCollection()
+    finally:
+        if collecting:
+            gc.enable()
+    return made
 
 
 def _ragged_lines(arr, lines):
@@ -488,6 +497,26 @@ def clip_by_rect(geometry, xmin: float, ymin: float, xmax: float, ymax: float, *
     return out.reshape(shape)
 
 
+def _in_key_order(key: np.ndarray):
+    """The stable order of ``key`` (None when it is in order already) and the keys in it."""
+    if len(key) < 2 or (key[1:] >= key[:-1]).all():
+        return None, key
+    order = np.argsort(key, kind="stable")
+    return order, key[order]
+
+
+def _firsts(sorted_keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal keys of a sorted array starts."""
+    first = np.ones(len(sorted_keys), dtype=bool)
+    first[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    return first
+
+
+def _distinct(sorted_keys: np.ndarray) -> np.ndarray:
+    """The distinct keys of a sorted array, in order (``np.unique`` without its sort)."""
+    return sorted_keys[_firsts(sorted_keys)]
+
+
 def tile_geometries(geometry, bounds: Sequence[float], cells: Tuple[int, int], *,
                     buffer: Optional[float] = None, half_open: bool = False,
                     points: bool = False, threads: Optional[int] = None):
@@ -535,20 +564,22 @@ def tile_geometries(geometry, bounds: Sequence[float], cells: Tuple[int, int], *
         geo = None
     owner = r["polyline"] if geo is None else r["geometry"]
     key = owner * (nx * c[1]) + r["iy"] * nx + r["ix"]
-    if points:
-        p_owner = r["point_polyline"] if geo is None else r["point_geometry"]
-        p_key = p_owner * (nx * c[1]) + r["point_iy"] * nx + r["point_ix"]
-    else:
-        p_key = np.empty(0, np.int64)
-    keys = np.unique(np.concatenate([key, p_key]))
-    # Parts of one (geometry, cell) are contiguous within each polyline; a stable sort by key
-    # keeps them in order along the geometry.
-    order = np.argsort(key, kind="stable")
-    group = np.searchsorted(keys, key[order])
+    # Parts come by polyline, then cell, then along the polyline: for LineStrings the keys
+    # are already in order. A MultiLineString's polylines each start over at its first cell,
+    # so there a stable sort by key puts each (geometry, cell)'s parts together, in order
+    # along the geometry. Points of contact likewise, apart.
+    order, key = _in_key_order(key)
     p_xy = p_group = None
     if points:
-        p_order = np.argsort(p_key, kind="stable")
-        p_xy, p_group = r["points"][p_order], np.searchsorted(keys, p_key[p_order])
+        p_owner = r["point_polyline"] if geo is None else r["point_geometry"]
+        p_order, p_key = _in_key_order(p_owner * (nx * c[1]) + r["point_iy"] * nx + r["point_ix"])
+        keys = _distinct(np.sort(np.concatenate([_distinct(key), _distinct(p_key)]), kind="stable"))
+        group = np.searchsorted(keys, key)
+        p_xy = r["points"] if p_order is None else r["points"][p_order]
+        p_group = np.searchsorted(keys, p_key)
+    else:
+        first = _firsts(key)
+        keys, group = key[first], np.cumsum(first) - 1
     geoms = _assemble(len(keys), r["coords"], r["offsets"], group, order, p_xy, p_group)
     src = lines[keys // (nx * c[1])]
     cell = keys % (nx * c[1])

@@ -492,17 +492,27 @@ def test_shapely_answers_are_the_ragged_answers_made_one_by_one(points, made_by)
     kinds = {type(g).__name__ for g in slabclip.clip_by_rect(multi, *RECT, points=points)}
     assert {"LineString", "MultiLineString", "GeometryCollection"} <= kinds
     assert not points or {"Point", "MultiPoint"} <= kinds
-    # Tiles: each (line, cell) row is that cell's parts and points in order along the line.
-    t = slabclip.tile_geometries(geoms, (0, 0, 1, 1), (2, 2), points=points)
-    r = slabclip.tile_lines(coords, offsets, (0, 0, 1, 1), (2, 2), points=points)
-    po = r["offsets"]
-    for g, row, ix, iy in zip(t["geometry"], t["row"], t["ix"], t["iy"]):
-        mine = np.flatnonzero((r["polyline"] == row) & (r["ix"] == ix) & (r["iy"] == iy))
-        pts = []
+    # Tiles: each (geometry, cell) row is that cell's parts and points in order along the
+    # geometry (for MultiLineStrings, polyline by polyline), one row for every (geometry, cell)
+    # that gets anything, rows by geometry then cell.
+    for source, per in ((geoms, 1), (multi, 2)):
+        t = slabclip.tile_geometries(source, (0, 0, 1, 1), (2, 2), points=points)
+        r = slabclip.tile_lines(coords, offsets, (0, 0, 1, 1), (2, 2), points=points)
+        po = r["offsets"]
+        owner, p_owner = r["polyline"] // per, r["point_polyline"] // per if points else []
+        rows = list(zip(t["row"].tolist(), (t["iy"] * 2 + t["ix"]).tolist()))
+        assert rows == sorted(set(rows))
+        every = set(zip(owner.tolist(), (r["iy"] * 2 + r["ix"]).tolist()))
         if points:
-            pts = r["points"][(r["point_polyline"] == row) & (r["point_ix"] == ix) & (r["point_iy"] == iy)]
-        want = _made_one_by_one([r["coords"][po[k]:po[k + 1]] for k in mine], pts)
-        assert shapely.to_wkb(g) == shapely.to_wkb(want), (row, ix, iy, g.wkt, want.wkt)
+            every |= set(zip(p_owner.tolist(), (r["point_iy"] * 2 + r["point_ix"]).tolist()))
+        assert set(rows) == every
+        for g, row, ix, iy in zip(t["geometry"], t["row"], t["ix"], t["iy"]):
+            mine = np.flatnonzero((owner == row) & (r["ix"] == ix) & (r["iy"] == iy))
+            pts = []
+            if points:
+                pts = r["points"][(p_owner == row) & (r["point_ix"] == ix) & (r["point_iy"] == iy)]
+            want = _made_one_by_one([r["coords"][po[k]:po[k + 1]] for k in mine], pts)
+            assert shapely.to_wkb(g) == shapely.to_wkb(want), (row, ix, iy, g.wkt, want.wkt)
 
 
 @pytest.mark.parametrize("wkb", [False, True])
