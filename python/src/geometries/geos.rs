@@ -161,15 +161,17 @@ impl Made<'_, '_> {
         }
         let count = (self.geoms.len() - from) as c_uint;
         let c = self.c;
-        // SAFETY: the pointers from `from` on are live geometries of this context; on success
-        // the collection owns them (they are taken off the list), on failure they stay ours.
+        // SAFETY: the pointers from `from` on are live geometries of this context, handed to
+        // the collection, which owns them from here on (they are taken off the list).
         let g = unsafe { (c.geos.collection)(c.ctx, kind, self.geoms[from..].as_mut_ptr(), count) };
+        // A failed collection (out of memory only: the kinds are valid) has freed its members
+        // in some GEOS versions and not in others: they are left alone, never freed twice.
+        self.geoms.truncate(from);
         if g.is_null() {
             return Err(value_err(format!(
                 "GEOS could not make a collection of {count}"
             )));
         }
-        self.geoms.truncate(from);
         self.geoms.push(g);
         Ok(())
     }
