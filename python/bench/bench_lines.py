@@ -19,6 +19,7 @@ converting.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -49,6 +50,7 @@ def timed(f, repeat, free_first=False):
     answer. Each time includes freeing the previous call's answer, as a loop that keeps one
     answer pays it; ``free_first`` frees it before the clock starts, leaving the call's own
     time."""
+    gc.collect()  # no contender pays for the cycle collections another one left pending
     times, out = [], f()
     for _ in range(repeat):
         if free_first:
