@@ -246,7 +246,7 @@ pub(super) fn geometries<'py>(
     if c.ctx.is_null() {
         return Err(PyRuntimeError::new_err("GEOS_init_r failed"));
     }
-    let mut out: Vec<Option<Py<PyAny>>> = (0..plan.n).map(|_| None).collect();
+    let mut out: Vec<Py<PyAny>> = (0..plan.n).map(|_| empty.clone().unbind()).collect();
     plan.for_each(|g, held| {
         let mut made = Made {
             c: &c,
@@ -261,12 +261,8 @@ pub(super) fn geometries<'py>(
         }
         made.geoms.clear();
         // SAFETY: `obj` is a new reference, now owned by `out`.
-        out[g] = Some(unsafe { Py::from_owned_ptr(py, obj) });
+        out[g] = unsafe { Py::from_owned_ptr(py, obj) };
         Ok(())
     })?;
-    let out: Vec<Py<PyAny>> = out
-        .into_iter()
-        .map(|o| o.unwrap_or_else(|| empty.clone().unbind()))
-        .collect();
     Ok(PyArray1::from_vec(py, out))
 }

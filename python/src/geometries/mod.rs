@@ -22,8 +22,9 @@ mod wkb;
 
 use core::ops::Range;
 
+use numpy::ndarray::Dimension;
 use numpy::prelude::*;
-use numpy::{PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{Element, PyReadonlyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use crate::value_err;
@@ -69,6 +70,20 @@ pub(crate) struct Plan<'a> {
     points: Vec<(usize, usize, usize)>,
 }
 
+/// The values of `a`, which must be contiguous (C order for a 2-D array).
+fn contiguous<'a, T: Element, D: Dimension>(
+    a: &'a PyReadonlyArray<'_, T, D>,
+    what: &str,
+) -> PyResult<&'a [T]> {
+    let order = if a.ndim() > 1 {
+        "C-contiguous"
+    } else {
+        "contiguous"
+    };
+    a.as_slice()
+        .map_err(|_| value_err(format!("{what} must be {order}")))
+}
+
 /// One geometry of a [`Plan`]: its parts' vertex ranges and the range of its points.
 pub(crate) struct Held<'p> {
     lines: &'p [Range<usize>],
@@ -89,28 +104,16 @@ impl<'a> Plan<'a> {
         points: Option<&'a PyReadonlyArray2<'_, f64>>,
         point_owner: Option<&'a PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<Self> {
-        let xy = coords
-            .as_slice()
-            .map_err(|_| value_err("coords must be C-contiguous"))?;
+        let xy = contiguous(coords, "coords")?;
         if coords.shape()[1] != 2 {
             return Err(value_err(format!(
                 "coords must have shape (V, 2), got {:?}",
                 coords.shape()
             )));
         }
-        let offs = offsets
-            .as_slice()
-            .map_err(|_| value_err("offsets must be contiguous"))?;
-        let owner = owner
-            .as_slice()
-            .map_err(|_| value_err("owner must be contiguous"))?;
-        let parts = match parts {
-            Some(p) => Some(
-                p.as_slice()
-                    .map_err(|_| value_err("parts must be contiguous"))?,
-            ),
-            None => None,
-        };
+        let offs = contiguous(offsets, "offsets")?;
+        let owner = contiguous(owner, "owner")?;
+        let parts = parts.map(|p| contiguous(p, "parts")).transpose()?;
         let n_parts = offs.len().saturating_sub(1);
         let listed = parts.map_or(n_parts, |p| p.len());
         if owner.len() != listed {
@@ -141,12 +144,7 @@ impl<'a> Plan<'a> {
         };
         let (pxy, powner): (&[f64], &[i64]) = match (points, point_owner) {
             (Some(p), Some(o)) => {
-                let s = p
-                    .as_slice()
-                    .map_err(|_| value_err("points must be C-contiguous"))?;
-                let o = o
-                    .as_slice()
-                    .map_err(|_| value_err("point_owner must be contiguous"))?;
+                let (s, o) = (contiguous(p, "points")?, contiguous(o, "point_owner")?);
                 if p.shape()[1] != 2 || o.len() != p.shape()[0] {
                     return Err(value_err(format!(
                         "points of shape {:?} for {} owners",
