@@ -1,6 +1,7 @@
 //! Scenes: closest hit through the index against the brute force (`cast_segments`) and
 //! parry2d's `Polyline` (its BVH) in the same groups; the index at 10⁵ and 10⁶ walls on one and
-//! two threads (10⁶ rays, also sorted by origin beforehand); any hit; lidar scans; line of sight
+//! two threads (10⁶ rays, also sorted by origin beforehand, and those through a plain uniform
+//! grid, not exact, as a measuring stick: `uniform_grid.rs`); any hit; lidar scans; line of sight
 //! between point pairs; the build
 //! and the refit. Walls from
 //! `workload::SceneKind` (city blocks, random), rays incoherent (origins anywhere in the scene,
@@ -24,6 +25,9 @@ use slabclip::cast::{
 use slabclip::workload::{SceneKind, SplitMix64};
 use slabclip::{Rays, Segment, SegmentSource, Segments, NO_HIT};
 use std::time::Duration;
+
+mod uniform_grid;
+use uniform_grid::UniformGrid;
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -252,6 +256,33 @@ fn scene_large(c: &mut Criterion) {
             });
             group.bench_function(id("parry2d-1t"), |bench| {
                 bench.iter(|| black_box(parry_cast(&p, &prays)))
+            });
+            // The same sorted rays through a plain uniform grid of about one wall a cell (not
+            // exact: `uniform_grid.rs`), to see what a grid walk costs beside the tree's.
+            let grid = UniformGrid::new(&walls, 1.0);
+            let sr = sorted.as_ref();
+            let grid_cast = |k: usize| {
+                let r = sr.ray(k);
+                grid.cast((r.ox, r.oy), (r.dx, r.dy))
+            };
+            one.install(|| scene.cast(&sr, f32::INFINITY, out.all()).unwrap());
+            let differ = (0..n)
+                .filter(|&k| {
+                    let (t, i) = grid_cast(k);
+                    i != out.index[k] || (i != NO_HIT && t != out.t[k])
+                })
+                .count();
+            eprintln!(
+                "{} {m} walls: uniform grid {:.2} entries a wall, {differ} of {n} answers differ from the scene's",
+                kind.name(),
+                grid.entries() as f64 / m as f64
+            );
+            group.bench_function(id("uniform-grid-inexact-1t"), |bench| {
+                bench.iter(|| {
+                    for (k, slot) in out.t.iter_mut().enumerate() {
+                        *slot = grid_cast(k).0;
+                    }
+                })
             });
         }
     }

@@ -58,8 +58,11 @@
 //! parry2d's `Polyline` (a binned-SAH binary BVH) this tree casts 1.3–2.2× as many rays
 //! (10⁴ walls: 1.49 against 1.13 M rays/s in a city; 10⁶: 0.48 against 0.37), and it
 //! passes the brute force from about 1,000 walls (city 10³: 2.2 against 1.3 M rays/s; 10²:
-//! 2.6 against 7.9). A uniform grid was not built, so the choice between the two is not a
-//! measured one.
+//! 2.6 against 7.9). A plain uniform grid of about one wall a cell, walked cell by cell but
+//! not exact (no margins, no direction index: `benches/uniform_grid.rs`), casts 3.2–4.3× as
+//! many of the same rays as this tree at 10⁵–10⁶ walls (`docs/guide/scenes.md`, "A uniform
+//! grid beside the tree"): the walk from the root costs more than stepping through a few
+//! cells, so the index is due to be measured again as an exact grid.
 //!
 //! ## Why the tree misses no hit
 //!
