@@ -1,6 +1,7 @@
 //! Scenes: closest hit through the index against the brute force (`cast_segments`) and
 //! parry2d's `Polyline` (its BVH) in the same groups; the index at 10⁵ and 10⁶ walls on one and
-//! two threads (10⁶ rays, also sorted by origin beforehand, and those through a plain uniform
+//! two threads (10⁶ rays, also sorted by origin beforehand; the tree alone, without the grid;
+//! and the sorted rays through a plain uniform
 //! grid, not exact, as a measuring stick: `uniform_grid.rs`); any hit; lidar scans; line of sight
 //! between point pairs; the build
 //! and the refit. Walls from
@@ -20,7 +21,8 @@ use parry2d::math::Vec2;
 use parry2d::query::{Ray as PRay, RayCast};
 use parry2d::shape::Polyline;
 use slabclip::cast::{
-    cast_segments, lidar_rays, PosesRef, Scene, SegmentsCastOutput, SightEnds, SIGHT_BLOCKED,
+    cast_segments, lidar_rays, PosesRef, Scene, SceneIndex, SegmentsCastOutput, SightEnds,
+    SIGHT_BLOCKED,
 };
 use slabclip::workload::{SceneKind, SplitMix64};
 use slabclip::{Rays, Segment, SegmentSource, Segments, NO_HIT};
@@ -191,11 +193,6 @@ fn scene_large(c: &mut Criterion) {
             let walls = kind.walls::<f32>(m, 3);
             let rays = kind.rays::<f32>(m, n, 4);
             let scene = Scene::new(&walls).unwrap();
-            eprintln!(
-                "{} {m} walls: index {:.1} bytes per wall",
-                kind.name(),
-                scene.index_bytes() as f64 / m as f64
-            );
             let p = polyline(&walls);
             let prays = parry_rays(&rays);
             let mut out = Out::new(n);
@@ -209,6 +206,13 @@ fn scene_large(c: &mut Criterion) {
                 .any_hit(&rays.as_ref(), f32::INFINITY, &mut any)
                 .unwrap();
             assert_eq!(any.iter().filter(|&&a| a).count(), out.hits());
+            // After a cast, which built the grid (`SceneIndex::Auto`).
+            eprintln!(
+                "{} {m} walls: index {:.1} bytes per wall (grid: {})",
+                kind.name(),
+                scene.index_bytes() as f64 / m as f64,
+                scene.has_grid()
+            );
             assert!(
                 close(out.hits(), parry_cast(&p, &prays[..10_000]) * 100),
                 "{} hits",
@@ -221,6 +225,21 @@ fn scene_large(c: &mut Criterion) {
                     one.install(|| {
                         scene
                             .cast(&rays.as_ref(), f32::INFINITY, out.all())
+                            .unwrap()
+                    })
+                })
+            });
+            // The same scene walked by its tree alone (no grid).
+            let tree = Scene::with_index(&walls, SceneIndex::Tree).unwrap();
+            group.bench_function(id("tree-1t"), |bench| {
+                bench.iter(|| {
+                    one.install(|| tree.cast(&rays.as_ref(), f32::INFINITY, out.all()).unwrap())
+                })
+            });
+            group.bench_function(id("tree-any-hit-1t"), |bench| {
+                bench.iter(|| {
+                    one.install(|| {
+                        tree.any_hit(&rays.as_ref(), f32::INFINITY, &mut any)
                             .unwrap()
                     })
                 })
@@ -388,6 +407,11 @@ fn build(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new(kind.name(), "scene-new"), |bench| {
             bench.iter(|| black_box(Scene::new(&walls).unwrap()))
         });
+        // With the grid built at once (`Scene::new` builds it when a cast first pays for it).
+        group.bench_function(
+            BenchmarkId::new(kind.name(), "scene-new-with-grid"),
+            |bench| bench.iter(|| black_box(Scene::with_index(&walls, SceneIndex::Grid).unwrap())),
+        );
         let mut scene = Scene::new(&walls).unwrap();
         group.bench_function(BenchmarkId::new(kind.name(), "scene-refit"), |bench| {
             bench.iter(|| scene.refit(&walls).unwrap())

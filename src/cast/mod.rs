@@ -46,7 +46,7 @@ pub use ray_polygon::{cast_polygon, cast_polygon_one, InsideMode, PolygonCastOut
 pub use ray_rect::{cast_rect, cast_rect_one, cast_rects, RayRect, RectCastOutput};
 pub use ray_segments::{cast_segments, cast_segments_one, SegmentHit, SegmentsCastOutput};
 pub use scene::{
-    cast_segments_with, index_pays, lidar_rays, CastMethod, PosesRef, Scene, SightEnds,
+    cast_segments_with, index_pays, lidar_rays, CastMethod, PosesRef, Scene, SceneIndex, SightEnds,
     INDEX_MIN_RAYS, INDEX_MIN_WALLS, SIGHT_BLOCKED, SIGHT_INVALID, SIGHT_VISIBLE,
 };
 pub use segment_polygon::{clip_polygon, clip_polygon_one};

@@ -19,8 +19,8 @@ use num_traits::Zero;
 use proptest::prelude::*;
 use slabclip::cast::{
     cast_segments, cast_segments_one, cast_segments_with, index_pays, lidar_rays, CastMethod,
-    PosesRef, Scene, SegmentsCastOutput, SightEnds, INDEX_MIN_RAYS, INDEX_MIN_WALLS, SIGHT_BLOCKED,
-    SIGHT_INVALID, SIGHT_VISIBLE,
+    PosesRef, Scene, SceneIndex, SegmentsCastOutput, SightEnds, INDEX_MIN_RAYS, INDEX_MIN_WALLS,
+    SIGHT_BLOCKED, SIGHT_INVALID, SIGHT_VISIBLE,
 };
 use slabclip::workload::{SceneKind, SplitMix64};
 use slabclip::{Error, Ray, Rays, Real, Segment, SegmentSource, Segments, NO_HIT};
@@ -97,16 +97,33 @@ fn first_difference<F: Real>(
     String::new()
 }
 
+/// Every choice of index a scene can be built with.
+const INDICES: [SceneIndex; 3] = [SceneIndex::Auto, SceneIndex::Tree, SceneIndex::Grid];
+
 /// The scene's closest hits equal the brute force's, bit for bit; any hit agrees with them;
-/// `cast_one` is the same answer. Returns how many rays hit.
+/// `cast_one` is the same answer; with every choice of index. Returns how many rays hit.
 fn check_scene<F: Real>(walls: &Segments<F>, rays: &Rays<F>, t_max: F) -> usize {
-    let scene = Scene::new(walls).unwrap();
     let want = brute(rays, walls, t_max);
+    for index in INDICES {
+        check_index(walls, rays, t_max, &want, index);
+    }
+    want.index.iter().filter(|&&k| k != NO_HIT).count()
+}
+
+fn check_index<F: Real>(
+    walls: &Segments<F>,
+    rays: &Rays<F>,
+    t_max: F,
+    want: &Answers,
+    index: SceneIndex,
+) {
+    let scene = Scene::with_index(walls, index).unwrap();
     let got = indexed(&scene, rays, t_max);
     assert!(
-        want == got,
-        "closest hit differs, t_max {t_max}:\n{}",
-        first_difference(&want, &got, rays, walls)
+        *want == got,
+        "closest hit differs, t_max {t_max}, {index:?} (grid: {}):\n{}",
+        scene.has_grid(),
+        first_difference(want, &got, rays, walls)
     );
     let mut any = vec![false; rays.len()];
     scene.any_hit(&rays.as_ref(), t_max, &mut any).unwrap();
@@ -114,7 +131,7 @@ fn check_scene<F: Real>(walls: &Segments<F>, rays: &Rays<F>, t_max: F) -> usize 
         assert_eq!(
             a,
             k != NO_HIT,
-            "any hit of ray {i} {:?}",
+            "any hit of ray {i} {:?}, {index:?}",
             rays.as_ref().ray(i)
         );
     }
@@ -125,10 +142,9 @@ fn check_scene<F: Real>(walls: &Segments<F>, rays: &Rays<F>, t_max: F) -> usize 
         assert_eq!(
             format!("{one:?}"),
             format!("{brute_one:?}"),
-            "cast_one of ray {i}"
+            "cast_one of ray {i}, {index:?}"
         );
     }
-    want.index.iter().filter(|&&k| k != NO_HIT).count()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,6 +363,24 @@ fn adversarial_scenes_f32() {
 fn adversarial_scenes_f64() {
     let hits: usize = (0..3000).map(adversarial_case::<f64>).sum();
     assert!(hits > 30_000, "{hits} hits: the cases aim at walls");
+}
+
+/// The adversarial scenes above do walk the grid when asked: most have walls whose box has an
+/// area (the others: one wall, or walls all on one line).
+#[test]
+fn adversarial_scenes_build_the_grid() {
+    fn grids<F: Real>() -> usize {
+        (0..300)
+            .filter(|&seed| {
+                let (walls, _, _) = adversarial::<F>(seed);
+                Scene::with_index(&walls, SceneIndex::Grid)
+                    .unwrap()
+                    .has_grid()
+            })
+            .count()
+    }
+    let (a, b) = (grids::<f32>(), grids::<f64>());
+    assert!(a > 200 && b > 200, "{a} and {b} of 300 scenes with a grid");
 }
 
 proptest! {
@@ -686,8 +720,10 @@ fn named_cases() {
     ];
     for (k, (walls, rays, t_max, want)) in cases.iter().enumerate() {
         check_scene(walls, rays, *t_max);
-        let got = indexed(&Scene::new(walls).unwrap(), rays, *t_max);
-        assert_eq!(&got.index, want, "case {k}");
+        for index in INDICES {
+            let got = indexed(&Scene::with_index(walls, index).unwrap(), rays, *t_max);
+            assert_eq!(&got.index, want, "case {k}, {index:?}");
+        }
     }
 }
 
@@ -841,9 +877,17 @@ fn rows_and_columns_build_the_same_scene() {
 #[test]
 fn index_size_per_wall() {
     let walls = SceneKind::City.walls::<f32>(100_000, 1);
-    let scene = Scene::new(&walls).unwrap();
+    // With the grid, which `SceneIndex::Auto` builds once the rays cast pay for it.
+    let scene = Scene::with_index(&walls, SceneIndex::Grid).unwrap();
+    assert!(scene.has_grid());
     let per = scene.index_bytes() as f64 / walls.len() as f64;
     assert!(per <= 64.0, "{per} bytes per wall");
+    let auto = Scene::new(&walls).unwrap();
+    assert!(!auto.has_grid(), "no grid before any cast");
+    let rays = SceneKind::City.rays::<f32>(walls.len(), walls.len() / 8, 2);
+    indexed(&auto, &rays, f32::INFINITY);
+    assert!(auto.has_grid(), "the grid once a cast pays for it");
+    assert_eq!(auto.index_bytes(), scene.index_bytes());
 }
 
 // ---------------------------------------------------------------------------------------------

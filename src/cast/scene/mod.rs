@@ -47,22 +47,29 @@
 //! walls of the leaves it reaches four at a time; the walk skips nodes that begin beyond the
 //! closest hit so far. The walk is bound by its memory reads, so a batch of many rays is cast
 //! in the Morton order of the rays' origins, and the answers put back in place. A lidar pose's
-//! beams, which share their origin, walk the tree together (`fan.rs`). [`Scene::refit`] keeps the
-//! topology and recomputes the boxes (walls that moved a little); a rebuild is one call to
-//! [`Scene::new`].
+//! beams, which share their origin, walk the tree together (`fan.rs`).
 //!
-//! Why this tree: a BVH adapts to walls of any size and density (city blocks, long roads)
-//! where a uniform grid must pick one cell size, and its Morton build is a radix sort and one
-//! pass. What was measured (`benches/scene.rs`, an AMD EPYC of 2 cores shared with other
-//! builds while measuring, so noisy; medians, one thread, incoherent rays): against
-//! parry2d's `Polyline` (a binned-SAH binary BVH) this tree casts 1.3–2.2× as many rays
-//! (10⁴ walls: 1.49 against 1.13 M rays/s in a city; 10⁶: 0.48 against 0.37), and it
-//! passes the brute force from about 1,000 walls (city 10³: 2.2 against 1.3 M rays/s; 10²:
-//! 2.6 against 7.9). A plain uniform grid of about one wall a cell, walked cell by cell but
-//! not exact (no margins, no direction index: `benches/uniform_grid.rs`), casts 3.2–4.3× as
-//! many of the same rays as this tree at 10⁵–10⁶ walls (`docs/guide/scenes.md`, "A uniform
-//! grid beside the tree"): the walk from the root costs more than stepping through a few
-//! cells, so the index is due to be measured again as an exact grid.
+//! Beside the tree, a uniform grid (`cells.rs`): cells of about one wall each, every wall
+//! listed in the cells its box meets once widened by the largest margin a ray starting among
+//! the walls can need. The closest and any hits of a ray whose origin lies in the walls' box
+//! walk the grid cell by cell from the origin instead of the tree from its root; other rays,
+//! lidar scans and line of sight walk the tree. [`SceneIndex`] chooses ([`SceneIndex::Auto`]:
+//! the grid from 256 walls, unless a cell would hold more than 64 walls or the walls more than
+//! 16 cells each on average, built by the first batch that brings the rays cast to one for
+//! every eight walls). [`Scene::refit`] keeps the tree's topology and recomputes its boxes
+//! (walls that moved a little), and the grid is built again when next due; a rebuild is one
+//! call to [`Scene::new`].
+//!
+//! Why both: a BVH adapts to walls of any size and density (city blocks, long roads) where a
+//! uniform grid must pick one cell size, and its Morton build is a radix sort and one pass;
+//! but where the walls are spread evenly, a ray's whole walk through a few cells costs less
+//! than the tree's descent from the root. Measured (`benches/scene.rs`, `docs/guide/scenes.md`;
+//! an AMD EPYC of 2 cores shared with other work, so noisy; medians, one thread, 10⁶
+//! incoherent rays): the grid casts 1.6–2.0× as many closest hits as the tree at 10⁵–10⁶
+//! walls, and 2.0–2.2× as many any hits; against parry2d's `Polyline` (a binned-SAH binary
+//! BVH) the tree alone cast 1.3–2.2× as many rays (10⁴ walls: 1.49 against 1.13 M rays/s in a
+//! city; 10⁶: 0.48 against 0.37), and it passes the brute force from about 1,000 walls (city
+//! 10³: 2.2 against 1.3 M rays/s; 10²: 2.6 against 7.9).
 //!
 //! ## Why the tree misses no hit
 //!
@@ -99,9 +106,17 @@
 //! failing when its part is taken out. The extension's `3r` term has no such case: the bound
 //! is the arithmetic's worst case, and rays built to need it (a short wall at a shallow angle
 //! far beyond a first hit, within the bound's reach) are found without it.
+//!
+//! The grid rests on the same bound (`cells.rs` gives the argument). Its widening is tested
+//! where it alone finds a wall (`cells.rs`: a wall ending beside a grid vertex, hit from the
+//! far side of the vertex); its reach behind the origin and beyond the closest hit has no
+//! such case, as for the tree's `3r` term: a wall the arithmetic reports from farther along
+//! the ray than the widening covers was, in every case built for it, one the direction
+//! index holds.
 
 mod auto;
 mod bvh;
+mod cells;
 mod fan;
 mod lidar;
 mod near;
@@ -112,6 +127,8 @@ pub use lidar::{lidar_rays, PosesRef};
 pub use sight::SightEnds;
 
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use super::ray_segments::{
     candidate, check_count_n, crossing, finish_collinear, Best, Entry, Row, SegLanes,
@@ -127,6 +144,7 @@ use bvh::{as_leaf, Bvh, Node, EMPTY, STACK, WIDTH};
 
 /// Four lanes of `F`: a node's children, a leaf's walls.
 type L4<F> = <F as Real>::Simd4;
+use cells::Cells;
 use near::Near;
 
 /// [`Scene::line_of_sight`]: no wall meets the segment (but at excluded ends).
@@ -233,6 +251,48 @@ impl Extent {
     }
 }
 
+/// Which index a [`Scene`] walks for closest and any hits (lidar scans and line of sight always
+/// walk the tree). The answers are the same bits whichever it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SceneIndex {
+    /// The grid where it serves (from 256 walls, at most 64 in a cell and 16 cells a wall on
+    /// average), else the tree; the grid is built by the first closest or any hit batch that
+    /// brings the rays the scene has cast to one for every eight walls (before that, it would
+    /// not pay for its build).
+    #[default]
+    Auto,
+    /// The tree alone.
+    Tree,
+    /// The grid wherever it can be built (walls whose box has an area, at most 16 cells a wall
+    /// on average), else the tree: [`Scene::has_grid`] tells.
+    Grid,
+}
+
+/// [`SceneIndex::Auto`] builds the grid once the scene has cast this many rays a wall (closest
+/// or any hits, in all): its build costs about 0.03–0.05 µs a wall, and it saves about
+/// 0.2–0.3 µs a ray at 10⁵–10⁶ walls (`docs/guide/scenes.md`), so it pays from about one ray in
+/// eight walls.
+const GRID_AFTER_RAYS_PER_WALL: f64 = 0.125;
+
+/// The scene's grid, built at most once per build or refit: at once for
+/// [`SceneIndex::Grid`], for [`SceneIndex::Auto`] by the first batch that brings the rays cast
+/// to [`GRID_AFTER_RAYS_PER_WALL`].
+#[derive(Debug, Default)]
+struct LazyCells {
+    cells: OnceLock<Option<Cells>>,
+    /// Rays cast (closest or any hits) while there was no grid.
+    rays: AtomicUsize,
+}
+
+impl Clone for LazyCells {
+    fn clone(&self) -> Self {
+        LazyCells {
+            cells: self.cells.clone(),
+            rays: AtomicUsize::new(self.rays.load(Ordering::Relaxed)),
+        }
+    }
+}
+
 /// Walls built into an index for ray casts, any-hit queries, line of sight and lidar scans
 /// (module docs). `F` is `f32` or `f64`, the walls' and the rays' precision.
 #[derive(Clone, Debug)]
@@ -243,6 +303,10 @@ pub struct Scene<F> {
     class: Vec<u8>,
     bvh: Bvh<F>,
     near: Near<F>,
+    /// The grid over the tree's walls, for the closest and any hits of rays starting among
+    /// them (`cells.rs`), where [`SceneIndex`] asks for it and it can serve.
+    grid: LazyCells,
+    index: SceneIndex,
     /// Finite walls outside the tree's coordinate range: tested for every ray.
     always: Vec<Row<F>>,
     extent: Extent,
@@ -251,11 +315,20 @@ pub struct Scene<F> {
 
 impl<F: Real> Scene<F> {
     /// Builds the index over `walls` (columns, an owned batch, or rows), wall `i` reported as
-    /// index `i`.
+    /// index `i`: [`Scene::with_index`] with [`SceneIndex::Auto`].
     ///
     /// Errors: more walls than `F` indexes exactly (`2^24` for `f32`) or than the tree holds
     /// (`2^27`).
     pub fn new<S: SegmentSource<F> + ?Sized>(walls: &S) -> Result<Self, Error> {
+        Self::with_index(walls, SceneIndex::Auto)
+    }
+
+    /// [`Scene::new`] with the choice of index made by the caller (the answers are the same
+    /// bits either way; only the speed differs).
+    pub fn with_index<S: SegmentSource<F> + ?Sized>(
+        walls: &S,
+        index: SceneIndex,
+    ) -> Result<Self, Error> {
         let count = walls.len();
         check_count_n::<F>(count)?;
         if count > bvh::MAX_WALLS {
@@ -289,15 +362,60 @@ impl<F: Real> Scene<F> {
         }
         let bvh = Bvh::build(tree, &mids);
         let near = Near::build(bvh.rows());
-        Ok(Scene {
+        let scene = Scene {
             count,
             class,
             bvh,
             near,
+            grid: LazyCells::default(),
+            index,
             always,
             extent,
             prec,
-        })
+        };
+        scene.eager_grid();
+        Ok(scene)
+    }
+
+    /// Whether the scene holds the uniform grid now ([`SceneIndex`]).
+    pub fn has_grid(&self) -> bool {
+        self.grid.cells.get().is_some_and(Option::is_some)
+    }
+
+    /// [`SceneIndex::Grid`]'s grid, built now.
+    fn eager_grid(&self) {
+        if self.index == SceneIndex::Grid {
+            self.grid.cells.get_or_init(|| self.build_grid(true));
+        }
+    }
+
+    fn build_grid(&self, always: bool) -> Option<Cells> {
+        Cells::build(
+            self.bvh.rows(),
+            self.bvh.len,
+            &self.extent,
+            &self.prec,
+            always,
+        )
+    }
+
+    /// The grid for a batch of `rays` closest or any hits, built first where
+    /// [`SceneIndex::Auto`]'s rule says it now pays.
+    fn cells_for(&self, rays: usize) -> Option<&Cells> {
+        if let Some(cells) = self.grid.cells.get() {
+            return cells.as_ref();
+        }
+        if self.index != SceneIndex::Auto || self.bvh.len < cells::GRID_MIN_WALLS {
+            return None;
+        }
+        let cast = self.grid.rays.fetch_add(rays, Ordering::Relaxed) + rays;
+        if (cast as f64) < GRID_AFTER_RAYS_PER_WALL * self.bvh.len as f64 {
+            return None;
+        }
+        self.grid
+            .cells
+            .get_or_init(|| self.build_grid(false))
+            .as_ref()
     }
 
     /// The walls moved: `walls` (as many as at the build, wall `i` the same wall) replace them,
@@ -325,7 +443,7 @@ impl<F: Real> Scene<F> {
             c == self.class[i]
         });
         if !same {
-            *self = Scene::new(walls)?;
+            *self = Scene::with_index(walls, self.index)?;
             return Ok(());
         }
         let again = |row: &Row<F>| {
@@ -341,6 +459,8 @@ impl<F: Real> Scene<F> {
         self.bvh.refit();
         self.near = Near::build(self.bvh.rows());
         self.extent = Extent::of(self.bvh.rows());
+        self.grid = LazyCells::default();
+        self.eager_grid();
         Ok(())
     }
 
@@ -360,6 +480,12 @@ impl<F: Real> Scene<F> {
             + self.always.capacity() * core::mem::size_of::<Row<F>>()
             + self.bvh.bytes()
             + self.near.bytes()
+            + self
+                .grid
+                .cells
+                .get()
+                .and_then(Option::as_ref)
+                .map_or(0, Cells::bytes)
     }
 
     /// The closest hit of one ray (the same answer as [`Scene::cast`] and
@@ -368,7 +494,7 @@ impl<F: Real> Scene<F> {
     /// Errors: `t_max` NaN or negative.
     pub fn cast_one(&self, ray: &Ray<F>, t_max: F) -> Result<SegmentHit<F>, Error> {
         check_t_max(t_max)?;
-        Ok(self.closest(ray, t_max, &mut Vec::new()))
+        Ok(self.closest(ray, t_max, &mut Vec::new(), self.cells_for(1)))
     }
 
     /// The closest hit of every ray, into the buffers of `out` that are given; rayon across
@@ -543,12 +669,13 @@ impl<F: Real> Scene<F> {
         t_max: F,
         order: Option<&[u32]>,
     ) -> Vec<SegmentHit<F>> {
+        let cells = self.cells_for(rays.len());
         in_order(
             order,
             rays,
             SegmentHit::MISS,
             #[inline(always)]
-            |i, stack| self.closest(&rays.ray(i), t_max, stack),
+            |i, stack| self.closest(&rays.ray(i), t_max, stack, cells),
         )
     }
 
@@ -560,35 +687,44 @@ impl<F: Real> Scene<F> {
         t_max: F,
         order: Option<&[u32]>,
     ) -> Vec<bool> {
+        let cells = self.cells_for(rays.len());
         in_order(
             order,
             rays,
             false,
             #[inline(always)]
-            |i, stack| self.any(&rays.ray(i), t_max, stack),
+            |i, stack| self.any(&rays.ray(i), t_max, stack, cells),
         )
     }
 
-    /// The closest hit of one ray.
+    /// The closest hit of one ray, through `cells` where it serves the ray.
     #[inline(always)]
-    fn closest(&self, ray: &Ray<F>, t_max: F, stack: &mut Stack<F>) -> SegmentHit<F> {
+    fn closest(
+        &self,
+        ray: &Ray<F>,
+        t_max: F,
+        stack: &mut Stack<F>,
+        cells: Option<&Cells>,
+    ) -> SegmentHit<F> {
         let lanes = RayLanes::from(*ray);
         if !lanes.valid() {
             return SegmentHit::MISS;
         }
         let mut s = Search::new(self, lanes, t_max, false);
+        s.cells = cells;
         s.run(stack);
         s.hit()
     }
 
-    /// Whether one ray hits a wall.
+    /// Whether one ray hits a wall (through `cells` where it serves the ray).
     #[inline(always)]
-    fn any(&self, ray: &Ray<F>, t_max: F, stack: &mut Stack<F>) -> bool {
+    fn any(&self, ray: &Ray<F>, t_max: F, stack: &mut Stack<F>, cells: Option<&Cells>) -> bool {
         let lanes = RayLanes::from(*ray);
         if !lanes.valid() {
             return false;
         }
         let mut s = Search::new(self, lanes, t_max, true);
+        s.cells = cells;
         s.run(stack);
         s.winner.is_some()
     }
@@ -648,6 +784,31 @@ impl<F: Real> Scene<F> {
             SIGHT_VISIBLE
         }
     }
+}
+
+/// The parameters `[ta, tb]`, `ta ≥ from`, of the points of the line `O + τD` in the closed box
+/// `[xl, xh] × [yl, yh]` (along a zero component of `D`: all or none), or `None` where there
+/// are none (NaN counts as none).
+#[inline(always)]
+fn line_in_box(
+    (ox, oy): (f64, f64),
+    (dx, dy): (f64, f64),
+    [xl, yl, xh, yh]: [f64; 4],
+    from: f64,
+) -> Option<(f64, f64)> {
+    let (mut ta, mut tb) = (from, f64::INFINITY);
+    for (o, d, lo, hi) in [(ox, dx, xl, xh), (oy, dy, yl, yh)] {
+        if d == 0.0 {
+            if o < lo || o > hi {
+                return None;
+            }
+        } else {
+            let (t1, t2) = ((lo - o) / d, (hi - o) / d);
+            ta = ta.max(t1.min(t2));
+            tb = tb.min(t1.max(t2));
+        }
+    }
+    (ta <= tb).then_some((ta, tb))
 }
 
 /// Wall `i` of `walls` as the per-pair test reads it; `None` if a coordinate is not finite.
@@ -951,6 +1112,8 @@ impl<F: Real> Bvh<F> {
 /// One ray's search: the closest hit so far (or the first, for any hit) and the walk's slab.
 struct Search<'s, F: Real> {
     scene: &'s Scene<F>,
+    /// The grid this search walks instead of the tree (where it serves the ray).
+    cells: Option<&'s Cells>,
     ray: RayLanes<F>,
     t_max: F,
     /// `t`, index, `s`'s parts of the best hit; `t` starts just above `t_max`.
@@ -964,6 +1127,8 @@ struct Search<'s, F: Real> {
     d_hi: f64,
     e_coef: f64,
     ell: f64,
+    /// The extension's coefficient of `3r + 2ℓ` (with its slack).
+    ext_r: f64,
 }
 
 impl<'s, F: Real> Search<'s, F> {
@@ -972,6 +1137,7 @@ impl<'s, F: Real> Search<'s, F> {
         let nan = F::NAN;
         Search {
             scene,
+            cells: None,
             ray,
             t_max,
             best: Best {
@@ -989,6 +1155,7 @@ impl<'s, F: Real> Search<'s, F> {
             d_hi: 0.0,
             e_coef: 0.0,
             ell: 0.0,
+            ext_r: 0.0,
         }
     }
 
@@ -1017,23 +1184,37 @@ impl<'s, F: Real> Search<'s, F> {
     /// [`Search::offer_quad`]), four at a time. True when the search is over.
     #[inline(always)]
     fn offer_leaf(&mut self, start: usize, count: usize) -> bool {
-        for q in (0..count).step_by(4) {
-            if self.offer_quad(start + q) {
+        for q in (start..start + count).step_by(4) {
+            if self.offer_quad([q, q + 1, q + 2, q + 3]) {
                 return true;
             }
         }
         false
     }
 
-    /// Offers the walls `start .. start + 4` of the tree's order (a leaf's, and maybe some of
-    /// the next leaf's or NaN padding walls, which never hit: an extra real wall is an extra
-    /// candidate, which cannot change the answer) in four lanes: [`crossing`] on all, the
-    /// collinear part of [`candidate`] only where a lane is collinear (the same bits as
-    /// [`candidate`]), then the lanes that hit no later than the best so far one by one, by
-    /// `t` and index. True when the search is over.
-    fn offer_quad(&mut self, start: usize) -> bool {
+    /// Offers the walls of a grid cell (their slots in the tree's order), four at a time, the
+    /// last four filled with a NaN wall. True when the search is over.
+    #[inline(always)]
+    fn offer_cell(&mut self, slots: &[u32]) -> bool {
+        let nan = self.scene.bvh.len;
+        for q in slots.chunks(4) {
+            let at = |l: usize| q.get(l).map_or(nan, |&p| p as usize);
+            if self.offer_quad([at(0), at(1), at(2), at(3)]) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Offers the walls of four slots of the tree's order (a leaf's, and maybe some of the next
+    /// leaf's or NaN padding walls, which never hit: an extra real wall is an extra candidate,
+    /// which cannot change the answer) in four lanes: [`crossing`] on all, the collinear part
+    /// of [`candidate`] only where a lane is collinear (the same bits as [`candidate`]), then
+    /// the lanes that hit no later than the best so far one by one, by `t` and index. True
+    /// when the search is over.
+    fn offer_quad(&mut self, slots: [usize; 4]) -> bool {
         let bvh = &self.scene.bvh;
-        let hot = &bvh.hot[start..start + 4];
+        let hot = slots.map(|p| bvh.hot[p]);
         let v = |x: F| L4::<F>::splat(x);
         let ray = RayLanes {
             ox: v(self.ray.ox),
@@ -1045,7 +1226,7 @@ impl<'s, F: Real> Search<'s, F> {
         let (sx, sy, ex, ey) = (col(0), col(1), col(2), col(3));
         let (mut c, collinear) = crossing(&ray, sx, sy, ex, ey);
         if L4::<F>::any(collinear) {
-            let cold = &bvh.cold[start..start + 4];
+            let cold = slots.map(|p| bvh.cold[p]);
             let x1 = L4::<F>::from_fn(|l| cold[l][0]);
             let y1 = L4::<F>::from_fn(|l| cold[l][1]);
             let g = SegLanes::new(sx, sy, x1, y1, ex, ey);
@@ -1064,12 +1245,12 @@ impl<'s, F: Real> Search<'s, F> {
             if t[l].to_f64().is_nan() {
                 continue;
             }
-            let j = bvh.cold[start + l][2];
+            let j = bvh.cold[slots[l]][2];
             let better = t[l] < self.best.t || (t[l] == self.best.t && j < self.best.j);
             if !better {
                 continue;
             }
-            self.winner = Some(bvh.row(start + l));
+            self.winner = Some(bvh.row(slots[l]));
             if self.any {
                 return true;
             }
@@ -1118,23 +1299,61 @@ impl<'s, F: Real> Search<'s, F> {
         if self.begin() == Next::Done {
             return;
         }
-        let mut slab = self.slab;
-        let mut found = false;
-        // Nearest first for any hit too: the first hit found is then usually near.
-        self.scene.bvh.walk(
-            &mut slab,
-            true,
-            stack,
-            #[inline(always)]
-            |k, slab| {
-                found = self.offer_leaf(k.start, k.len());
-                *slab = self.slab;
+        let found = match self.walk_cells() {
+            Some(found) => found,
+            None => {
+                let mut slab = self.slab;
+                let mut found = false;
+                // Nearest first for any hit too: the first hit found is then usually near.
+                self.scene.bvh.walk(
+                    &mut slab,
+                    true,
+                    stack,
+                    #[inline(always)]
+                    |k, slab| {
+                        found = self.offer_leaf(k.start, k.len());
+                        *slab = self.slab;
+                        found
+                    },
+                );
                 found
-            },
-        );
+            }
+        };
         if self.any && !found {
             self.offer_near();
         }
+    }
+
+    /// The walk through the scene's grid (`cells.rs`) for a ray that starts among the tree's
+    /// walls: whether the search is over (any hit found), or `None` for a ray the grid does not
+    /// serve (the tree's walk then).
+    #[inline(always)]
+    fn walk_cells(&mut self) -> Option<bool> {
+        let cells = self.cells?;
+        let r = &self.ray;
+        let o = (r.ox.to_f64(), r.oy.to_f64());
+        let d = (r.dx.to_f64(), r.dy.to_f64());
+        // Behind the origin (cells.rs): |τ| ≤ ext_r·(5ℓ + 5·pad) / (1 − 3·ext_r·|D|₁).
+        let k = 3.0 * self.ext_r * (d.0.abs() + d.1.abs());
+        if !cells.serves(o) || k.is_nan() || k >= 0.5 {
+            return None;
+        }
+        let ell = self.ell * (1.0 + 8.0 * self.scene.prec.u);
+        let back = (self.ext_r * (5.0 * ell + 5.0 * cells.pad) / (1.0 - k) * (1.0 + 1e-6))
+            .min(self.slab.ext_t.to_f64());
+        let mut found = false;
+        cells.walk(
+            o,
+            d,
+            -back,
+            self.slab.reach().to_f64(),
+            #[inline(always)]
+            |slots| {
+                found = self.offer_cell(slots);
+                (!found).then(|| self.slab.reach().to_f64())
+            },
+        );
+        Some(found)
     }
 
     /// Everything but the walk down the tree: the walls outside the tree's range, every wall
@@ -1172,8 +1391,9 @@ impl<'s, F: Real> Search<'s, F> {
         self.d_hi = dx.abs() + dy.abs();
         self.ell = ell;
         self.e_coef = 15.0 * u / w;
+        self.ext_r = 5.0 * u / w / self.d_lo * m;
         let mut slab = Slab::new((r.ox, r.oy), (r.dx, r.dy));
-        slab.margins(ell * m, 80.0 * u, p.floor, 5.0 * u / w / self.d_lo * m);
+        slab.margins(ell * m, 80.0 * u, p.floor, self.ext_r);
         self.slab = slab;
         self.narrow();
 

@@ -183,24 +183,11 @@ impl<F: Real> Near<F> {
             return;
         }
         // The line's parameters inside the widened box.
-        let (mut ta, mut tb) = (f64::NEG_INFINITY, f64::INFINITY);
-        for (o, d, lo, hi) in [
-            (ox, dx, xl - beta, xh + beta),
-            (oy, dy, yl - beta, yh + beta),
-        ] {
-            if d == 0.0 {
-                if o < lo || o > hi {
-                    return;
-                }
-            } else {
-                let (t1, t2) = ((lo - o) / d, (hi - o) / d);
-                ta = ta.max(t1.min(t2));
-                tb = tb.min(t1.max(t2));
-            }
-        }
-        if ta > tb || ta.is_nan() || tb.is_nan() {
+        let widened = [xl - beta, yl - beta, xh + beta, yh + beta];
+        let Some((ta, tb)) = super::line_in_box((ox, oy), (dx, dy), widened, f64::NEG_INFINITY)
+        else {
             return;
-        }
+        };
         let psi = pseudo_angle(dx, dy);
         let half = (self.nb / 2) as f64;
         let b_lo = ((psi - w) * half).floor() as i64;
