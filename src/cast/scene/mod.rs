@@ -65,8 +65,8 @@
 //! but where the walls are spread evenly, a ray's whole walk through a few cells costs less
 //! than the tree's descent from the root. Measured (`benches/scene.rs`, `docs/guide/scenes.md`;
 //! an AMD EPYC of 2 cores shared with other work, so noisy; medians, one thread, 10⁶
-//! incoherent rays): the grid casts 1.6–2.0× as many closest hits as the tree at 10⁵–10⁶
-//! walls, and 2.0–2.2× as many any hits; against parry2d's `Polyline` (a binned-SAH binary
+//! incoherent rays): the grid casts 1.4–1.9× as many closest hits as the tree at 10⁵–10⁶
+//! walls, and 1.8–2.2× as many any hits; against parry2d's `Polyline` (a binned-SAH binary
 //! BVH) the tree alone cast 1.3–2.2× as many rays (10⁴ walls: 1.49 against 1.13 M rays/s in a
 //! city; 10⁶: 0.48 against 0.37), and it passes the brute force from about 1,000 walls (city
 //! 10³: 2.2 against 1.3 M rays/s; 10²: 2.6 against 7.9).
