@@ -890,6 +890,45 @@ fn index_size_per_wall() {
     assert_eq!(auto.index_bytes(), scene.index_bytes());
 }
 
+/// `SceneIndex::Auto` builds the grid for walls spread over their box (a city), not for walls
+/// along a few curves (a coastline's random walks of short steps: most cells empty) nor for a
+/// dense cluster with a few walls far away; the answers are the brute force's either way.
+#[test]
+fn the_automatic_index_builds_the_grid_where_walls_spread() {
+    let mut g = SplitMix64::new(11);
+    let mut coast = Vec::new();
+    for _ in 0..12 {
+        let (mut x, mut y, mut a) = (g.range(0.0, 1000.0), g.range(0.0, 1000.0), 0.0f64);
+        for _ in 0..500 {
+            a += g.range(-0.3, 0.3);
+            let (nx, ny) = (x + a.cos(), y + a.sin());
+            coast.push(Segment::new(x as f32, y as f32, nx as f32, ny as f32));
+            (x, y) = (nx, ny);
+        }
+    }
+    let mut cluster: Vec<Segment<f32>> = (0..3000)
+        .map(|_| {
+            let (x, y) = (g.range(0.0, 10.0) as f32, g.range(0.0, 10.0) as f32);
+            Segment::new(x, y, x + 0.1, y + 0.05)
+        })
+        .collect();
+    cluster.push(Segment::new(5000.0, 5000.0, 5001.0, 5000.0));
+    let city = SceneKind::City.walls::<f32>(6000, 3);
+    let city: Vec<Segment<f32>> = (0..city.len()).map(|i| city.segment(i)).collect();
+    for (name, walls, grid) in [
+        ("coast", coast, false),
+        ("cluster", cluster, false),
+        ("city", city, true),
+    ] {
+        let walls = Segments::from_rows(&walls);
+        let scene = Scene::new(&walls).unwrap();
+        let rays = SceneKind::City.rays::<f32>(walls.len(), walls.len() / 4, 5);
+        let want = brute(&rays, &walls, f32::INFINITY);
+        assert!(indexed(&scene, &rays, f32::INFINITY) == want, "{name}");
+        assert_eq!(scene.has_grid(), grid, "{name}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Line of sight
 

@@ -54,9 +54,9 @@
 //! the walls can need. The closest and any hits of a ray whose origin lies in the walls' box
 //! walk the grid cell by cell from the origin instead of the tree from its root; other rays,
 //! lidar scans and line of sight walk the tree. [`SceneIndex`] chooses ([`SceneIndex::Auto`]:
-//! the grid from 256 walls, unless a cell would hold more than 64 walls or the walls more than
-//! 16 cells each on average, built by the first batch that brings the rays cast to one for
-//! every eight walls). [`Scene::refit`] keeps the tree's topology and recomputes its boxes
+//! the grid from 256 walls spread over their box — at least 35 % of the cells list walls, no
+//! cell more than 64, no more than 16 cells a wall on average — built by the first batch that
+//! brings the rays cast to one for every eight walls). [`Scene::refit`] keeps the tree's topology and recomputes its boxes
 //! (walls that moved a little), and the grid is built again when next due; a rebuild is one
 //! call to [`Scene::new`].
 //!
@@ -255,8 +255,8 @@ impl Extent {
 /// walk the tree). The answers are the same bits whichever it is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SceneIndex {
-    /// The grid where it serves (from 256 walls, at most 64 in a cell and 16 cells a wall on
-    /// average), else the tree; the grid is built by the first closest or any hit batch that
+    /// The grid where it serves (from 256 walls, walls in at least 35 % of the cells, at most
+    /// 64 in a cell and 16 cells a wall on average), else the tree; the grid is built by the first closest or any hit batch that
     /// brings the rays the scene has cast to one for every eight walls (before that, it would
     /// not pay for its build).
     #[default]
