@@ -28,7 +28,7 @@ use super::{Extent, Prec};
 use crate::real::Real;
 
 /// From this many walls [`SceneIndex::Auto`](super::SceneIndex) builds the grid.
-pub(crate) const GRID_MIN_WALLS: usize = 256;
+const GRID_MIN_WALLS: usize = 256;
 /// The most entries a grid may hold per wall (walls listed in many cells: long ones across the
 /// scene); beyond it the scene has no grid.
 const MOST_ENTRIES_PER_WALL: usize = 16;
@@ -56,7 +56,7 @@ pub(crate) struct Cells {
     /// The box a ray's origin must lie in to walk the grid: the tree walls' box.
     origins: [f64; 4],
     /// The largest pad the walk's argument allows for (the tree's `pad` for any such ray).
-    pub pad: f64,
+    pub(super) pad: f64,
 }
 
 /// The cells `[a, b]` of one axis that `[lo, hi]` meets (clamped to the grid).
@@ -129,10 +129,10 @@ impl Cells {
             spans.push([x0 as u32, x1 as u32, y0 as u32, y1 as u32]);
         }
         if !always {
-            let occupied = start[..cells].iter().filter(|&&c| c > 0).count();
-            if start.iter().any(|&c| c > MOST_PER_CELL)
-                || (occupied as f64) < LEAST_OCCUPIED * cells as f64
-            {
+            let (occupied, most) = start[..cells].iter().fold((0usize, 0u32), |(o, m), &c| {
+                (o + usize::from(c > 0), m.max(c))
+            });
+            if most > MOST_PER_CELL || (occupied as f64) < LEAST_OCCUPIED * cells as f64 {
                 return None;
             }
         }

@@ -405,7 +405,7 @@ impl<F: Real> Scene<F> {
         if let Some(cells) = self.grid.cells.get() {
             return cells.as_ref();
         }
-        if self.index != SceneIndex::Auto || self.bvh.len < cells::GRID_MIN_WALLS {
+        if self.index != SceneIndex::Auto {
             return None;
         }
         let cast = self.grid.rays.fetch_add(rays, Ordering::Relaxed) + rays;
