@@ -34,8 +34,8 @@ use crate::simd::{dispatch, Vector};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SimdSlab;
 
-/// Up to 16 lanes of scratch, for gathers and class codes.
-const MAX_LANES: usize = 16;
+/// Up to 16 lanes of scratch, for gathers and class codes (`f32` on AVX-512).
+pub(crate) const MAX_LANES: usize = 16;
 
 /// Calls `body(i, chunk)` for every full chunk of `LANES` segments starting at `i = from +
 /// k·LANES`, in the order `at` says, and returns where the tail begins; `at.head` is where
