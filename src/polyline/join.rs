@@ -60,6 +60,14 @@ impl Joiner {
         }
     }
 
+    /// Ends the open run, if any, and tags the runs after it with `tag`: a polyline clipped in
+    /// one stream with its neighbours starts its own runs.
+    #[inline]
+    pub fn retag<F: Real>(&mut self, out: &mut Parts<F>, tag: Tag) {
+        self.close(out);
+        self.tag = tag;
+    }
+
     /// The piece of segment `seg` (after those of earlier segments), with `t_entry < t_exit`
     /// or a single point (`t_entry == t_exit`); `ends(false)` and `ends(true)` give its clipped
     /// start and end, asked for only when a vertex is taken from them.

@@ -477,10 +477,8 @@ impl<F: Real> Layout<'_, '_, F> {
                 }
             }
             Some(g) => {
-                // The geometry holding `block.start`: the last `g` with `offsets[g] ≤ start`
-                // and a polyline to hold (`offsets[g + 1] > start`).
                 let n = g.len() - 1;
-                let mut geo = partition(n, |k| g.get(k + 1) <= block.start as i64);
+                let mut geo = self.geometry_of(block.start);
                 for j in block {
                     while geo < n && g.get(geo + 1) <= j as i64 {
                         geo += 1;
@@ -492,6 +490,15 @@ impl<F: Real> Layout<'_, '_, F> {
                     });
                 }
             }
+        }
+    }
+
+    /// The geometry holding polyline `j` (MultiLineStrings; 0 otherwise): the last `g` with
+    /// `offsets[g] ≤ j` and a polyline to hold (`offsets[g + 1] > j`).
+    pub(crate) fn geometry_of(&self, j: usize) -> usize {
+        match &self.geometry {
+            None => 0,
+            Some(g) => partition(g.len() - 1, |k| g.get(k + 1) <= j as i64),
         }
     }
 
