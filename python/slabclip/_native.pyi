@@ -207,11 +207,18 @@ class Scene:
     class :class:`slabclip.Scene`, which wraps it. Queries run with the GIL released under a
     read lock, ``refit`` under a write lock."""
 
-    def __init__(self, walls: _Input) -> None:
-        """Builds the index over C-contiguous (M, 4) walls or four contiguous columns."""
+    def __init__(self, walls: _Input, index: str = "auto") -> None:
+        """Builds the index ("auto", "tree" or "grid") over C-contiguous (M, 4) walls or four
+        contiguous columns."""
     @property
     def dtype(self) -> str:
         """"float32" or "float64"."""
+    @property
+    def index(self) -> str:
+        """The index asked for: "auto", "tree" or "grid"."""
+    @property
+    def has_grid(self) -> bool:
+        """Whether the grid is built now."""
     @property
     def index_bytes(self) -> int:
         """The bytes the index holds, besides the copy of the walls."""

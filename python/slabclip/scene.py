@@ -166,6 +166,11 @@ class Scene:
         so indices stay those of the input.
     dtype : the scene's precision, float32 or float64 (default: float32 when the walls are
         float32, else float64). Every query's inputs are converted to it.
+    index : which index closest and any hits walk: ``"auto"`` (the default: a uniform grid
+        beside the tree where the walls spread over their box, built once the scene has cast
+        one ray per eight walls), ``"tree"`` (the tree alone) or ``"grid"`` (the grid built at
+        once wherever it can be). The answers are the same bits with each; only the speed
+        and :attr:`index_bytes` differ. Lidar scans and lines of sight walk the tree.
 
     The scene keeps a copy of its walls (16 or 32 bytes each) besides the index
     (:attr:`index_bytes`).
@@ -173,7 +178,8 @@ class Scene:
     Raises
     ------
     ValueError
-        Walls of a wrong shape; more walls than the dtype indexes exactly (2^24 for float32).
+        Walls of a wrong shape; more walls than the dtype indexes exactly (2^24 for float32);
+        an index other than the three.
     TypeError
         A dtype that is not a real number.
 
@@ -187,7 +193,7 @@ class Scene:
 
     __slots__ = ("_native", "_offsets", "_lines_shape")
 
-    def __init__(self, walls, *, dtype=None):
+    def __init__(self, walls, *, dtype=None, index="auto"):
         cols = None
         if isinstance(walls, Mapping) or (isinstance(walls, np.ndarray) and walls.dtype.names):
             from . import _columns, _SEGMENT_COLUMNS
@@ -200,12 +206,12 @@ class Scene:
             dt = _walls_dtype([a.dtype], dtype)
             walls = a
         w, _, _ = _rows_or_columns(walls, "walls", dtype=dt)
-        self._native = _native.Scene(w)
+        self._native = _native.Scene(w, _index(index))
         self._offsets = None
         self._lines_shape = None
 
     @classmethod
-    def from_lines(cls, coords, offsets, *, dtype=None) -> "Scene":
+    def from_lines(cls, coords, offsets, *, dtype=None, index="auto") -> "Scene":
         """A scene whose walls are the segments of polylines in the ragged layout of GeoArrow
         and ``shapely.to_ragged_array``.
 
@@ -217,7 +223,7 @@ class Scene:
             ``offsets[j] .. offsets[j + 1]`` (the first offset may be above 0 and the last
             below V). A polygon's rings are closed polylines: the ring offsets of
             ``shapely.to_ragged_array(polygons)`` (``offsets[0]``) work as they are.
-        dtype : as for :class:`Scene`.
+        dtype, index : as for :class:`Scene`.
 
         Wall ``k`` is the segment from vertex ``k`` to vertex ``k + 1`` (``V − 1`` walls), so
         a hit's ``index`` is the vertex where the hit segment starts. Walls that would join
@@ -256,7 +262,7 @@ class Scene:
             o = o.astype(np.int64, copy=False)
         o = np.ascontiguousarray(o)
         self = cls.__new__(cls)
-        self._native = _native.Scene(_native.line_walls(c, o))
+        self._native = _native.Scene(_native.line_walls(c, o), _index(index))
         self._offsets = o.astype(np.int64, copy=True)
         self._lines_shape = c.shape
         return self
@@ -271,6 +277,17 @@ class Scene:
 
     def __len__(self) -> int:
         return len(self._native)
+
+    @property
+    def index(self) -> str:
+        """The index asked for: ``"auto"``, ``"tree"`` or ``"grid"``."""
+        return self._native.index
+
+    @property
+    def has_grid(self) -> bool:
+        """Whether the grid is built now (``"auto"`` builds it where it serves, once the scene
+        has cast one ray per eight walls; ``"grid"`` wherever it can be built)."""
+        return self._native.has_grid
 
     @property
     def index_bytes(self) -> int:
@@ -323,7 +340,7 @@ class Scene:
         # The walls, not the index: the index is larger than the walls and is rebuilt in one
         # radix sort where the scene is unpickled (docs/guide/scenes.md has the sizes and
         # times).
-        return (_rebuild, (self.walls, self._offsets, self._lines_shape))
+        return (_rebuild, (self.walls, self._offsets, self._lines_shape, self.index))
 
     # ----------------------------------------------------------------------------------------
     # Queries.
@@ -665,11 +682,18 @@ class Scene:
         self._native.refit(w)
 
 
-def _rebuild(walls: np.ndarray, offsets, lines_shape) -> Scene:
-    """A pickled scene: its walls built into an index again."""
+def _index(index) -> str:
+    """``index`` checked: one of the three names."""
+    if not isinstance(index, str) or index not in ("auto", "tree", "grid"):
+        raise ValueError(f"index must be 'auto', 'tree' or 'grid', got {index!r}")
+    return index
+
+
+def _rebuild(walls: np.ndarray, offsets, lines_shape, index="auto") -> Scene:
+    """A pickled scene: its walls built into the index it asked for again."""
     global _unpickled
     s = Scene.__new__(Scene)
-    s._native = _native.Scene(walls)
+    s._native = _native.Scene(walls, index)
     s._offsets = offsets
     s._lines_shape = lines_shape
     _unpickled += 1

@@ -20,8 +20,8 @@ use numpy::{Element, PyArray1, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use slabclip::cast::{
-    lidar_rays, PosesRef, SegmentsCastOutput, SightEnds, VisibilityWalls, SIGHT_BLOCKED,
-    SIGHT_INVALID, SIGHT_VISIBLE,
+    lidar_rays, PosesRef, SceneIndex, SegmentsCastOutput, SightEnds, VisibilityWalls,
+    SIGHT_BLOCKED, SIGHT_INVALID, SIGHT_VISIBLE,
 };
 use slabclip::polyline::{Coords, Offsets, Polylines};
 use slabclip::{Real, Scene, Segment, SegmentSource, Segments};
@@ -58,8 +58,8 @@ struct Walls<F> {
 }
 
 impl<F: Real> Walls<F> {
-    fn build(walls: Segments<F>) -> PyResult<Self> {
-        let scene = Scene::new(&walls).map_err(value_err)?;
+    fn build(walls: Segments<F>, index: SceneIndex) -> PyResult<Self> {
+        let scene = Scene::with_index(&walls, index).map_err(value_err)?;
         Ok(Walls {
             walls,
             scene,
@@ -120,6 +120,8 @@ impl Precision for f64 {
 #[pyclass(name = "Scene", module = "slabclip._native", frozen)]
 pub(crate) struct PyScene {
     double: bool,
+    /// The index asked for (kept for pickling).
+    index: SceneIndex,
     inner: RwLock<Inner>,
 }
 
@@ -202,10 +204,11 @@ impl PyScene {
         Ok(())
     }
 
-    fn of<F: Precision>(walls: Segments<F>) -> PyResult<Self> {
+    fn of<F: Precision>(walls: Segments<F>, index: SceneIndex) -> PyResult<Self> {
         Ok(PyScene {
             double: F::DTYPE == "float64",
-            inner: RwLock::new(F::wrap(Walls::build(walls)?)),
+            index,
+            inner: RwLock::new(F::wrap(Walls::build(walls, index)?)),
         })
     }
 }
@@ -213,19 +216,52 @@ impl PyScene {
 #[pymethods]
 impl PyScene {
     /// Builds the index over `walls`: a C-contiguous `(M, 4)` array or four contiguous
-    /// columns, float32 or float64 (the scene's dtype).
+    /// columns, float32 or float64 (the scene's dtype); `index` is `"auto"` (the default),
+    /// `"tree"` or `"grid"` (`SceneIndex`: the same answers, only the speed differs).
     #[new]
-    fn new(py: Python<'_>, walls: &Bound<'_, PyAny>) -> PyResult<Self> {
-        fn run<F: Precision>(py: Python<'_>, walls: &Bound<'_, PyAny>) -> PyResult<PyScene> {
+    #[pyo3(signature = (walls, index="auto"))]
+    fn new(py: Python<'_>, walls: &Bound<'_, PyAny>, index: &str) -> PyResult<Self> {
+        fn run<F: Precision>(
+            py: Python<'_>,
+            walls: &Bound<'_, PyAny>,
+            index: SceneIndex,
+        ) -> PyResult<PyScene> {
             let input = Input::<F>::extract(walls, "walls")?;
             let view = input.view("walls")?;
-            py.allow_threads(|| PyScene::of(owned(view)))
+            py.allow_threads(|| PyScene::of(owned(view), index))
         }
+        let index = match index {
+            "auto" => SceneIndex::Auto,
+            "tree" => SceneIndex::Tree,
+            "grid" => SceneIndex::Grid,
+            other => {
+                return Err(value_err(format!(
+                    "index must be 'auto', 'tree' or 'grid', got {other:?}"
+                )))
+            }
+        };
         if is_f64(walls)? {
-            run::<f64>(py, walls)
+            run::<f64>(py, walls, index)
         } else {
-            run::<f32>(py, walls)
+            run::<f32>(py, walls, index)
         }
+    }
+
+    /// The index asked for: `"auto"`, `"tree"` or `"grid"`.
+    #[getter]
+    fn index(&self) -> &'static str {
+        match self.index {
+            SceneIndex::Auto => "auto",
+            SceneIndex::Tree => "tree",
+            SceneIndex::Grid => "grid",
+        }
+    }
+
+    /// Whether the grid is built now (`Scene::has_grid`): `"auto"` builds it once the scene
+    /// has cast enough rays, where it serves.
+    #[getter]
+    fn has_grid(&self) -> bool {
+        by_dtype!(self, F => F::walls(&self.read()).scene.has_grid())
     }
 
     /// `"float32"` or `"float64"`.

@@ -35,13 +35,21 @@ def assert_same(got, want, what=""):
 
 
 def check(walls, rays, t_max=math.inf, threads=None):
-    """Scene.cast and any_hit against the brute force; returns the hit count."""
-    scene = slabclip.Scene(walls)
-    want = brute(rays, scene.walls, t_max)
-    got = scene.cast(rays, t_max=t_max, threads=threads)
-    assert_same(got, want, f"{len(walls)} walls, t_max {t_max}")
-    assert same_bits(scene.any_hit(rays, t_max=t_max, threads=threads), want["index"] >= 0)
+    """Scene.cast and any_hit against the brute force, with each index; returns the hit
+    count."""
+    want = None
+    for index in INDICES:
+        scene = slabclip.Scene(walls, index=index)
+        if want is None:
+            want = brute(rays, scene.walls, t_max)
+        got = scene.cast(rays, t_max=t_max, threads=threads)
+        assert_same(got, want, f"{len(walls)} walls, t_max {t_max}, index {index}")
+        hit = scene.any_hit(rays, t_max=t_max, threads=threads)
+        assert same_bits(hit, want["index"] >= 0), index
     return int((want["index"] >= 0).sum())
+
+
+INDICES = ("auto", "tree", "grid")
 
 
 # ------------------------------------------------------------------------------------------
@@ -490,6 +498,34 @@ def test_pickle_sends_the_walls_and_rebuilds():
     lines = slabclip.Scene.from_lines(np.array([[0, 0], [4, 0], [4, 4]], float), [0, 3])
     back = pickle.loads(pickle.dumps(lines))
     assert back.offsets.tolist() == [0, 3] and back.line_vertex([1])[1].tolist() == [1]
+
+
+def test_the_index_asked_for_is_built_and_kept_through_pickling():
+    rng = np.random.default_rng(5)
+    walls = rng.uniform(0, 100, (3000, 4))
+    walls[:, 2:] = walls[:, :2] + rng.uniform(-3, 3, (3000, 2))
+    rays = random_rays(1000, 0, 100, np.float64)
+    tree, grid, auto = (slabclip.Scene(walls, index=i) for i in ("tree", "grid", "auto"))
+    assert (tree.index, grid.index, auto.index) == ("tree", "grid", "auto")
+    assert grid.has_grid and not tree.has_grid and not auto.has_grid
+    assert grid.index_bytes > tree.index_bytes
+    want = tree.cast(rays)
+    for scene in (grid, auto):
+        assert_same(scene.cast(rays), want)
+    # 1,000 rays against 3,000 walls spread over their box: the automatic index pays.
+    assert auto.has_grid and not tree.has_grid
+    for scene in (tree, grid):
+        back = pickle.loads(pickle.dumps(scene))
+        assert back.index == scene.index and back.has_grid == scene.has_grid
+        assert_same(back.cast(rays), want)
+    lines = slabclip.Scene.from_lines(walls.reshape(-1, 2), np.arange(0, 6001, 2), index="grid")
+    assert lines.index == "grid" and lines.has_grid
+    got = lines.cast(rays)  # wall k of the lines is wall k / 2 of the rows, with NaN between
+    assert same_bits(got["t"], want["t"])
+    assert (got["index"] == np.where(want["index"] >= 0, 2 * want["index"], want["index"])).all()
+    for bad in ("bvh", "", None, 1):
+        with pytest.raises(ValueError, match="index must be 'auto', 'tree' or 'grid'"):
+            slabclip.Scene(walls, index=bad)
 
 
 # ------------------------------------------------------------------------------------------
