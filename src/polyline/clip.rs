@@ -22,7 +22,6 @@ use crate::geom::{Rect, Segment};
 use crate::kernels::contract::{clipped, RectLanes};
 use crate::kernels::simd_slab::MAX_LANES;
 use crate::kernels::slab::slab_clip;
-use crate::kernels::{ClipKernel, SlabScalar};
 use crate::real::Real;
 use crate::simd::{dispatch, Vector};
 
@@ -156,7 +155,7 @@ impl Codes {
 /// to `rect`, their vertices as one stream of windows of [`WINDOW`] vertices (overlapping by
 /// one) classified by [`Codes`], the segments from one polyline to the next masked out: runs
 /// of inside segments copied at once ([`Joiner::inside`]), misses skipped, every other segment
-/// clipped by the slab's body (the bits of [`SlabScalar::clip_one`] and
+/// clipped by the slab's body (the bits of [`SlabScalar::clip_one`](crate::SlabScalar) and
 /// [`Clip::segment`](crate::Clip::segment)): alone ([`clip_piece`]) when it is the window's only
 /// one, else with the window's others on vectors ([`Cuts`]) before the window's pieces are
 /// joined in order. Road-like polylines of 50 vertices (`f32`, in L2) clipped as one stream ran
@@ -335,8 +334,11 @@ impl<F: Real> Cuts<F> {
     }
 }
 
-/// Segment `i` clipped alone and given to `j` (no piece on a miss or a non-finite coordinate).
-#[inline(never)]
+/// Segment `i` clipped alone and given to `j` (no piece on a miss or a non-finite coordinate):
+/// the slab's body on one lane, inlined into the window loop and so compiled at its level.
+/// Called out of line, through `SlabScalar::clip_one` and `Clip::segment`, these segments took
+/// 29 % of the road-like `f32` clip (docs/guide/polylines.md).
+#[inline(always)]
 fn clip_piece<F: Real>(
     coords: &Coords<'_, F>,
     i: usize,
@@ -344,13 +346,13 @@ fn clip_piece<F: Real>(
     j: &mut Joiner,
     out: &mut Parts<F>,
 ) {
-    let seg = coords.segment(i);
-    let c = SlabScalar::clip_one(rect, &seg);
-    if !c.is_hit() {
+    let (r, seg) = (RectLanes::<F>::splat(rect), coords.segment(i));
+    let f = slab_clip(&r, &seg);
+    if !f.hit {
         return;
     }
-    let ends = c.segment(rect, &seg);
-    j.piece(out, i, c.t_entry, c.t_exit, |end| {
+    let ends = clipped(&r, &seg, &f);
+    j.piece(out, i, f.t_entry, f.t_exit, |end| {
         if end {
             (ends.x1, ends.y1)
         } else {
