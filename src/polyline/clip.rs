@@ -159,7 +159,7 @@ impl Codes {
 /// [`Clip::segment`](crate::Clip::segment)): alone ([`clip_piece`]) when it is the window's only
 /// one, else with the window's others on vectors ([`Cuts`]) before the window's pieces are
 /// joined in order. Road-like polylines of 50 vertices (`f32`, in L2) clipped as one stream ran
-/// 1.4× as fast as one polyline at a time (windows straddling two polylines, no loop a
+/// 1.2× as fast as one polyline at a time (windows straddling two polylines, no loop a
 /// polyline): docs/guide/polylines.md.
 #[inline(always)]
 fn clip_lines<F: Real, V: Vector<F>>(
