@@ -221,11 +221,7 @@ fn clip_lines<F: Real, V: Vector<F>>(
                     line += 1;
                 }
                 line_end = poly.vertices(line).end;
-                if let Some(g) = layout.geometry {
-                    while g.get(geo + 1) <= line as i64 {
-                        geo += 1;
-                    }
-                }
+                geo = layout.geometry_from(geo, line);
                 j.retag(out, tag(line, geo));
             }
             if inside >> k & 1 == 1 {

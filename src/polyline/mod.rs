@@ -476,13 +476,10 @@ impl<F: Real> Layout<'_, '_, F> {
                     })
                 }
             }
-            Some(g) => {
-                let n = g.len() - 1;
+            Some(_) => {
                 let mut geo = self.geometry_of(block.start);
                 for j in block {
-                    while geo < n && g.get(geo + 1) <= j as i64 {
-                        geo += 1;
-                    }
+                    geo = self.geometry_from(geo, j);
                     f(Line {
                         index: j,
                         item: geo,
@@ -500,6 +497,18 @@ impl<F: Real> Layout<'_, '_, F> {
             None => 0,
             Some(g) => partition(g.len() - 1, |k| g.get(k + 1) <= j as i64),
         }
+    }
+
+    /// The geometry holding polyline `j`, searched forward from `geo` (a geometry at or before
+    /// it): how a walk over polylines in order follows their geometries.
+    #[inline(always)]
+    pub(crate) fn geometry_from(&self, mut geo: usize, j: usize) -> usize {
+        if let Some(g) = &self.geometry {
+            while geo + 1 < g.len() && g.get(geo + 1) <= j as i64 {
+                geo += 1;
+            }
+        }
+        geo
     }
 
     /// Runs `work` on every block (on rayon's pool when there are several and threads to run
@@ -554,6 +563,17 @@ fn partition(n: usize, before: impl Fn(usize) -> bool) -> usize {
         }
     }
     lo
+}
+
+/// A list of [`Parts`], whatever it holds: room reserved for `n` more.
+trait Reserve {
+    fn reserve_more(&mut self, n: usize);
+}
+
+impl<T> Reserve for Vec<T> {
+    fn reserve_more(&mut self, n: usize) {
+        self.reserve(n);
+    }
 }
 
 /// Which answers a clip reports besides the parts.
@@ -702,48 +722,63 @@ impl<F: Copy> Parts<F> {
         (0..self.len()).map(|k| self.part(k))
     }
 
+    /// Every list's length, in the order of [`Parts::lists`].
+    fn lens(&self) -> [usize; 11] {
+        let p = &self.points;
+        [
+            self.coords.len(),
+            self.offsets.len(),
+            self.polyline.len(),
+            self.geometry.len(),
+            self.ix.len(),
+            self.iy.len(),
+            p.coords.len(),
+            p.polyline.len(),
+            p.geometry.len(),
+            p.ix.len(),
+            p.iy.len(),
+        ]
+    }
+
+    /// Every list, to reserve room in.
+    fn lists(&mut self) -> [&mut dyn Reserve; 11] {
+        let p = &mut self.points;
+        [
+            &mut self.coords,
+            &mut self.offsets,
+            &mut self.polyline,
+            &mut self.geometry,
+            &mut self.ix,
+            &mut self.iy,
+            &mut p.coords,
+            &mut p.polyline,
+            &mut p.geometry,
+            &mut p.ix,
+            &mut p.iy,
+        ]
+    }
+
     /// Room for the parts of every one of `blocks`, so that appending them allocates once.
     fn reserve_for(&mut self, blocks: &[Parts<F>]) {
-        let sum = |f: fn(&Parts<F>) -> usize| blocks.iter().map(f).sum::<usize>();
-        self.coords.reserve(sum(|p| p.coords.len()));
-        self.offsets.reserve(sum(|p| p.offsets.len()));
-        self.polyline.reserve(sum(|p| p.polyline.len()));
-        self.geometry.reserve(sum(|p| p.geometry.len()));
-        self.ix.reserve(sum(|p| p.ix.len()));
-        self.iy.reserve(sum(|p| p.iy.len()));
-        let (p, s) = (&mut self.points, |f: fn(&Points<F>) -> usize| {
-            blocks.iter().map(|b| f(&b.points)).sum::<usize>()
-        });
-        p.coords.reserve(s(|q| q.coords.len()));
-        p.polyline.reserve(s(|q| q.polyline.len()));
-        p.geometry.reserve(s(|q| q.geometry.len()));
-        p.ix.reserve(s(|q| q.ix.len()));
-        p.iy.reserve(s(|q| q.iy.len()));
+        let mut sums = [0; 11];
+        for b in blocks {
+            for (s, n) in sums.iter_mut().zip(b.lens()) {
+                *s += n;
+            }
+        }
+        for (list, n) in self.lists().into_iter().zip(sums) {
+            list.reserve_more(n);
+        }
     }
 
     /// Room for every list to grow at the rate it grew over `done` of `total` input vertices,
     /// an eighth more.
     fn reserve_rate(&mut self, done: usize, total: usize) {
-        let more = |v: usize| {
-            let at_end = v as f64 * total as f64 / done.max(1) as f64 * 1.125;
-            (at_end as usize).saturating_sub(v)
-        };
-        fn grow<T>(v: &mut Vec<T>, more: impl Fn(usize) -> usize) {
-            let m = more(v.len());
-            v.reserve(m);
+        let lens = self.lens();
+        for (list, n) in self.lists().into_iter().zip(lens) {
+            let at_end = n as f64 * total as f64 / done.max(1) as f64 * 1.125;
+            list.reserve_more((at_end as usize).saturating_sub(n));
         }
-        grow(&mut self.coords, more);
-        grow(&mut self.offsets, more);
-        grow(&mut self.polyline, more);
-        grow(&mut self.geometry, more);
-        grow(&mut self.ix, more);
-        grow(&mut self.iy, more);
-        let p = &mut self.points;
-        grow(&mut p.coords, more);
-        grow(&mut p.polyline, more);
-        grow(&mut p.geometry, more);
-        grow(&mut p.ix, more);
-        grow(&mut p.iy, more);
     }
 
     /// Appends the parts and points of `other` (offsets shifted).
