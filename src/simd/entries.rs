@@ -9,6 +9,7 @@
 //! libraries and every test crate link to it. (`docs/testing.md` has the build times.)
 
 use crate::buffers::{Batch, ClipOutput};
+use crate::cast::scene::Order;
 use crate::cast::{
     ConvexPolygon, InsideMode, PolygonCastOutput, RaysRef, RectCastOutput, SegmentsCastOutput,
 };
@@ -89,18 +90,20 @@ pub trait Kernels: Sized {
     ) -> Result<(), Error>;
     /// `Scene::cast`'s walks over a batch in `order` (else in the rays' own): the hits, in
     /// that order.
+    #[allow(private_interfaces)]
     fn scene_closest(
         scene: &Scene<Self>,
         rays: &RaysRef<'_, Self>,
         t_max: Self,
-        order: Option<&[u32]>,
+        order: Option<&Order>,
     ) -> Vec<SegmentHit<Self>>;
     /// `Scene::any_hit`'s walks over a batch in `order` (else in the rays' own), in that order.
+    #[allow(private_interfaces)]
     fn scene_any(
         scene: &Scene<Self>,
         rays: &RaysRef<'_, Self>,
         t_max: Self,
-        order: Option<&[u32]>,
+        order: Option<&Order>,
     ) -> Vec<bool>;
     /// `Scene::line_of_sight`, `out` checked.
     fn scene_sight(scene: &Scene<Self>, pairs: Batch<'_, Self>, ends: SightEnds, out: &mut [u8]);
@@ -218,20 +221,22 @@ macro_rules! kernels {
                 crate::polyline::tiles::tile_layout_at(layout, grid, options, out)
             }
             #[inline(never)]
+            #[allow(private_interfaces)]
             fn scene_closest(
                 scene: &Scene<$f>,
                 rays: &RaysRef<'_, $f>,
                 t_max: $f,
-                order: Option<&[u32]>,
+                order: Option<&Order>,
             ) -> Vec<SegmentHit<$f>> {
                 scene.closest_in_order(rays, t_max, order)
             }
             #[inline(never)]
+            #[allow(private_interfaces)]
             fn scene_any(
                 scene: &Scene<$f>,
                 rays: &RaysRef<'_, $f>,
                 t_max: $f,
-                order: Option<&[u32]>,
+                order: Option<&Order>,
             ) -> Vec<bool> {
                 scene.any_in_order(rays, t_max, order)
             }

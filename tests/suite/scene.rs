@@ -396,6 +396,35 @@ proptest! {
     }
 }
 
+/// How many of `want`'s hits lie more than `10⁻³` outside the box of the wall they hit: hits
+/// that only the per-pair arithmetic on a nearly parallel wall puts there.
+fn off_box_hits<F: Real>(rays: &Rays<F>, walls: &Segments<F>, want: &Answers) -> usize {
+    let mut odd = 0;
+    for i in 0..rays.len() {
+        if want.index[i] == NO_HIT {
+            continue;
+        }
+        let r = rays.as_ref().ray(i);
+        let t = value::<F>(want.t[i]);
+        let (hx, hy) = (
+            r.ox.to_f64() + t * r.dx.to_f64(),
+            r.oy.to_f64() + t * r.dy.to_f64(),
+        );
+        let w = walls.segment(want.index[i] as usize);
+        let (x0, x1) = (
+            w.x0.to_f64().min(w.x1.to_f64()),
+            w.x0.to_f64().max(w.x1.to_f64()),
+        );
+        let (y0, y1) = (
+            w.y0.to_f64().min(w.y1.to_f64()),
+            w.y0.to_f64().max(w.y1.to_f64()),
+        );
+        let off = (x0 - hx).max(hx - x1).max(y0 - hy).max(hy - y1);
+        odd += (off > 1e-3) as usize;
+    }
+    odd
+}
+
 /// Walls along one line (nearly parallel to the rays cast down it), behind and ahead of the
 /// origins: the brute force's arithmetic reports hits at parameters far from any wall, which
 /// the tree's boxes alone would never reach. Checked to hit at least sometimes behind.
@@ -437,32 +466,8 @@ fn near_parallel_walls_anywhere_along_the_line() {
         }
         let (walls, rays) = (Segments::from_rows(&walls), Rays::from_rows(&rays));
         let hits = check_scene(&walls, &rays, F::INFINITY);
-        // How many hits the exact geometry would not put near the hit wall's box.
         let want = brute(&rays, &walls, F::INFINITY);
-        let mut odd = 0;
-        for i in 0..rays.len() {
-            if want.index[i] == NO_HIT {
-                continue;
-            }
-            let r = rays.as_ref().ray(i);
-            let t = value::<F>(want.t[i]);
-            let (hx, hy) = (
-                r.ox.to_f64() + t * r.dx.to_f64(),
-                r.oy.to_f64() + t * r.dy.to_f64(),
-            );
-            let w = walls.segment(want.index[i] as usize);
-            let (x0, x1) = (
-                w.x0.to_f64().min(w.x1.to_f64()),
-                w.x0.to_f64().max(w.x1.to_f64()),
-            );
-            let (y0, y1) = (
-                w.y0.to_f64().min(w.y1.to_f64()),
-                w.y0.to_f64().max(w.y1.to_f64()),
-            );
-            let off = (x0 - hx).max(hx - x1).max(y0 - hy).max(hy - y1);
-            odd += (off > 1e-3) as usize;
-        }
-        (hits, odd)
+        (hits, off_box_hits(&rays, &walls, &want))
     }
     let (mut hits, mut odd) = (0, 0);
     for seed in 0..40 {
@@ -476,6 +481,99 @@ fn near_parallel_walls_anywhere_along_the_line() {
         odd > 0,
         "no hit off its wall's box: the case does not test the near index"
     );
+}
+
+/// A scene large enough (2^18 walls of nonzero length) and a batch large enough (8,192 rays)
+/// that the rays' nearly parallel walls are found in a pass of their own, with the rays by
+/// direction, before the walks in the order of the rays' origins: bundles of walls along a few
+/// lines among many short ones, rays down those lines (an ulp or two off their direction, from
+/// anywhere along them) and across the scene. Every answer is still the brute force's, and
+/// some hits are ones only the nearly parallel walls give (off the hit wall's box).
+#[test]
+fn near_parallel_walls_in_a_large_batch() {
+    fn case<F: Real>(seed: u64) -> (usize, usize) {
+        let g = &mut Gen(SplitMix64::new(seed));
+        let lines: Vec<((f64, f64), (f64, f64))> = (0..6)
+            .map(|_| {
+                let o = (g.unit() * 1000.0, g.unit() * 1000.0);
+                let a = g.unit() * core::f64::consts::TAU;
+                (o, (a.cos(), a.sin()))
+            })
+            .collect();
+        let at = |((ox, oy), (dx, dy)): ((f64, f64), (f64, f64)), t: f64| {
+            (F::from_f64(ox + t * dx), F::from_f64(oy + t * dy))
+        };
+        let mut walls = Vec::with_capacity(1 << 18);
+        for &line in &lines {
+            for _ in 0..64 {
+                let (a, b) = (g.unit() * 1600.0 - 800.0, g.unit() * 1600.0 - 800.0);
+                let (u, v) = (at(line, a), at(line, b));
+                walls.push(Segment::new(u.0, u.1, v.0, v.1));
+            }
+        }
+        while walls.len() < 1 << 18 {
+            let (x, y) = (g.unit() * 1000.0, g.unit() * 1000.0);
+            let a = g.unit() * core::f64::consts::TAU;
+            let (dx, dy) = (a.cos() * 1.5, a.sin() * 1.5);
+            let w = Segment::new(
+                F::from_f64(x),
+                F::from_f64(y),
+                F::from_f64(x + dx),
+                F::from_f64(y + dy),
+            );
+            if w.x0 != w.x1 || w.y0 != w.y1 {
+                walls.push(w);
+            }
+        }
+        let mut rays = Vec::with_capacity(8192);
+        for k in 0..8192 {
+            if k % 2 == 0 {
+                let line = lines[g.0.below(lines.len() as u64) as usize];
+                let (px, py) = at(line, g.unit() * 1000.0 - 500.0);
+                let (mut rdx, mut rdy) = (F::from_f64(line.1 .0), F::from_f64(line.1 .1));
+                for _ in 0..g.0.below(3) {
+                    rdx = rdx.next_up();
+                }
+                if g.chance(0.3) {
+                    rdy = -(-rdy).next_up();
+                }
+                if g.chance(0.5) {
+                    (rdx, rdy) = (-rdx, -rdy);
+                }
+                rays.push(Ray::new(px, py, rdx, rdy));
+            } else {
+                let a = g.unit() * core::f64::consts::TAU;
+                rays.push(Ray::new(
+                    F::from_f64(g.unit() * 1000.0),
+                    F::from_f64(g.unit() * 1000.0),
+                    F::from_f64(a.cos()),
+                    F::from_f64(a.sin()),
+                ));
+            }
+        }
+        let (walls, rays) = (Segments::from_rows(&walls), Rays::from_rows(&rays));
+        let want = brute(&rays, &walls, F::INFINITY);
+        let scene = Scene::new(&walls).unwrap();
+        let got = indexed(&scene, &rays, F::INFINITY);
+        assert!(
+            want == got,
+            "closest hit differs:\n{}",
+            first_difference(&want, &got, &rays, &walls)
+        );
+        // Hits off their wall's box: only the nearly parallel walls' arithmetic puts them there.
+        let odd = off_box_hits(&rays, &walls, &want);
+        (want.index.iter().filter(|&&k| k != NO_HIT).count(), odd)
+    }
+    for seed in 0..2 {
+        let (hits, odd) = case::<f32>(seed);
+        assert!(hits > 4000, "{hits}");
+        assert!(
+            odd > 0,
+            "no hit off its wall's box: the nearly parallel walls are not tested"
+        );
+        let (hits, _) = case::<f64>(seed);
+        assert!(hits > 4000, "{hits}");
+    }
 }
 
 /// Long walls at a shallow angle to the ray (just outside the near index's window and its buckets: 2^-9.5 to

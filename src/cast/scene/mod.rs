@@ -100,7 +100,9 @@
 //! within `w` of the ray's and which comes within `β` of its line. Walls outside the
 //! coordinate range above go to a short list tested for every ray, and a ray outside it is
 //! tested against every wall. Each of these only adds candidates, so the answer is the brute
-//! force's. `tests/suite/scene.rs` has a case for each part (walls along the ray's line behind its
+//! force's. (A large batch offers each ray its nearly parallel walls in a pass of its own, by
+//! direction, before the walks, which start from the best of them: the same candidates in
+//! another order, so the same answer.) `tests/suite/scene.rs` has a case for each part (walls along the ray's line behind its
 //! origin, long walls at a shallow angle ending just behind it, short walls far from the
 //! origin that the arithmetic hits from beside their boxes, coordinates out of range), each
 //! failing when its part is taken out. The extension's `3r` term has no such case: the bound
@@ -494,7 +496,7 @@ impl<F: Real> Scene<F> {
     /// Errors: `t_max` NaN or negative.
     pub fn cast_one(&self, ray: &Ray<F>, t_max: F) -> Result<SegmentHit<F>, Error> {
         check_t_max(t_max)?;
-        Ok(self.closest(ray, t_max, &mut Vec::new(), self.cells_for(1)))
+        Ok(self.closest(ray, t_max, &mut Vec::new(), self.cells_for(1), None))
     }
 
     /// The closest hit of every ray, into the buffers of `out` that are given; rayon across
@@ -510,12 +512,11 @@ impl<F: Real> Scene<F> {
         check_t_max(t_max)?;
         out.check(rays.len())?;
         let n = rays.len();
-        let order = ordered_batch(n).then(|| self.ray_order(rays));
-        let hits = F::scene_closest(self, rays, t_max, order.as_deref());
-        let at = order.as_deref().map(places);
+        let order = ordered_batch(n).then(|| Order::of(self.ray_order(rays)));
+        let hits = F::scene_closest(self, rays, t_max, order.as_ref());
         chunks(n, out, |start, end, mut o| {
             for i in start..end {
-                put_hit(&mut o, i - start, &hits[place(&at, i)]);
+                put_hit(&mut o, i - start, &hits[place(&order, i)]);
             }
         });
         Ok(())
@@ -529,12 +530,11 @@ impl<F: Real> Scene<F> {
         check_t_max(t_max)?;
         check_len("out", rays.len(), out.len())?;
         let n = rays.len();
-        let order = ordered_batch(n).then(|| self.ray_order(rays));
-        let hits = F::scene_any(self, rays, t_max, order.as_deref());
-        let at = order.as_deref().map(places);
+        let order = ordered_batch(n).then(|| Order::of(self.ray_order(rays)));
+        let hits = F::scene_any(self, rays, t_max, order.as_ref());
         chunks(n, Flags(out), |start, end, o| {
             for i in start..end {
-                o.0[i - start] = hits[place(&at, i)];
+                o.0[i - start] = hits[place(&order, i)];
             }
         });
         Ok(())
@@ -662,21 +662,92 @@ impl<F: Real> Scene<F> {
     }
 
     /// The closest hits of `rays` in `order`, or in their own order without one ([`in_order`];
-    /// compiled once per precision, `simd::entries`).
+    /// compiled once per precision, `simd::entries`). In an order, each ray's nearly parallel
+    /// walls are offered first, in a pass of their own ([`Scene::near_seeds`]).
     pub(crate) fn closest_in_order(
         &self,
         rays: &RaysRef<'_, F>,
         t_max: F,
-        order: Option<&[u32]>,
+        order: Option<&Order>,
     ) -> Vec<SegmentHit<F>> {
         let cells = self.cells_for(rays.len());
+        let seeds = order
+            .filter(|_| self.near.len() >= SEEDS_MIN)
+            .map(|o| self.near_seeds(rays, t_max, &o.at));
         in_order(
-            order,
+            order.map(|o| &o.by[..]),
             rays,
             SegmentHit::MISS,
             #[inline(always)]
-            |i, stack| self.closest(&rays.ray(i), t_max, stack, cells),
+            |q, i, stack| {
+                let seed = seeds.as_ref().map(|s| s.of(q));
+                self.closest(&rays.ray(i), t_max, stack, cells, seed)
+            },
         )
+    }
+
+    /// Per ray of a batch, its closest hit among the walls nearly parallel to it: what
+    /// [`Search::begin`] would find there, kept by `at[i]`, the ray's place in the batch's
+    /// order. The rays are taken bucket by bucket of the direction index ([`Near::ray_key`]),
+    /// so that a bucket's keys stay in the cache from one ray to the next; asked during each
+    /// walk, in the Morton order of the rays' origins, the index is read at random
+    /// (`docs/guide/scenes.md`, "A batch's nearly parallel walls in a pass of their own").
+    fn near_seeds(&self, rays: &RaysRef<'_, F>, t_max: F, at: &[u32]) -> Seeds<F> {
+        let n = rays.len();
+        let mut keys: Vec<(u32, u32)> = (0..n)
+            .map(|i| {
+                let d = (rays.dx[i].to_f64(), rays.dy[i].to_f64());
+                (self.near.ray_key(d), i as u32)
+            })
+            .collect();
+        bvh::radix_sort(&mut keys, |k| k.0);
+        let run = |part: &[(u32, u32)]| {
+            let mut found = Vec::new();
+            for (k, &(_, i)) in part.iter().enumerate() {
+                if let Some(&(_, next)) = part.get(k + RAYS_AHEAD) {
+                    prefetch_ray(rays, next as usize);
+                }
+                let i = i as usize;
+                if let Some(seed) = self.near_seed(&rays.ray(i), t_max) {
+                    found.push((at[i], seed));
+                }
+            }
+            found
+        };
+        let found: Vec<Vec<(u32, Seed<F>)>> = if n < PARALLEL_MIN || crate::threads::available() < 2
+        {
+            vec![run(&keys)]
+        } else {
+            keys.par_chunks(CHUNK).map(run).collect()
+        };
+        let mut seeds = Seeds {
+            at: vec![NO_SEED; n],
+            list: Vec::with_capacity(found.iter().map(Vec::len).sum()),
+        };
+        for (q, seed) in found.into_iter().flatten() {
+            seeds.at[q as usize] = seeds.list.len() as u32;
+            seeds.list.push(seed);
+        }
+        seeds
+    }
+
+    /// One ray's [`Seed`], or `None` where the ray hits none of those walls (or is one whose
+    /// search [`Search::begin`] ends before them).
+    #[inline(always)]
+    fn near_seed(&self, ray: &Ray<F>, t_max: F) -> Option<Seed<F>> {
+        let lanes = RayLanes::from(*ray);
+        if !lanes.valid() {
+            return None;
+        }
+        let mut s = Search::new(self, lanes, t_max, false);
+        if !s.tame() || !s.setup() {
+            return None;
+        }
+        s.offer_near(true);
+        s.winner.map(|winner| Seed {
+            best: s.best,
+            winner,
+        })
     }
 
     /// Whether each of `rays` in `order` (or their own) hits ([`in_order`]; compiled once per
@@ -685,19 +756,20 @@ impl<F: Real> Scene<F> {
         &self,
         rays: &RaysRef<'_, F>,
         t_max: F,
-        order: Option<&[u32]>,
+        order: Option<&Order>,
     ) -> Vec<bool> {
         let cells = self.cells_for(rays.len());
         in_order(
-            order,
+            order.map(|o| &o.by[..]),
             rays,
             false,
             #[inline(always)]
-            |i, stack| self.any(&rays.ray(i), t_max, stack, cells),
+            |_, i, stack| self.any(&rays.ray(i), t_max, stack, cells),
         )
     }
 
-    /// The closest hit of one ray, through `cells` where it serves the ray.
+    /// The closest hit of one ray, through `cells` where it serves the ray; `seed` its
+    /// [`Scene::near_seed`] where a batch found it beforehand.
     #[inline(always)]
     fn closest(
         &self,
@@ -705,6 +777,7 @@ impl<F: Real> Scene<F> {
         t_max: F,
         stack: &mut Stack<F>,
         cells: Option<&Cells>,
+        seed: Option<Option<&Seed<F>>>,
     ) -> SegmentHit<F> {
         let lanes = RayLanes::from(*ray);
         if !lanes.valid() {
@@ -712,6 +785,7 @@ impl<F: Real> Scene<F> {
         }
         let mut s = Search::new(self, lanes, t_max, false);
         s.cells = cells;
+        s.seed = seed;
         s.run(stack);
         s.hit()
     }
@@ -861,14 +935,14 @@ fn ordered_batch(n: usize) -> bool {
 /// without it a quarter of a short walk's time waited on those reads.
 const RAYS_AHEAD: usize = 8;
 
-/// `f(order[q], stack)` for every `q`, in that order (`f(q, stack)` without an order), as a
-/// vector in that order: rayon tasks of [`CHUNK`] queries for large batches. Each answer is its
-/// query's own. The rays `f` reads in an order are prefetched a few queries ahead.
+/// `f(q, order[q], stack)` for every `q`, in that order (`f(q, q, stack)` without an order),
+/// as a vector in that order: rayon tasks of [`CHUNK`] queries for large batches. Each answer
+/// is its query's own. The rays `f` reads in an order are prefetched a few queries ahead.
 fn in_order<F: Real, T: Copy + Send + Sync>(
     order: Option<&[u32]>,
     rays: &RaysRef<'_, F>,
     fill: T,
-    f: impl Fn(usize, &mut Stack<F>) -> T + Sync,
+    f: impl Fn(usize, usize, &mut Stack<F>) -> T + Sync,
 ) -> Vec<T> {
     let n = order.map_or(rays.len(), <[u32]>::len);
     let mut out = vec![fill; n];
@@ -881,15 +955,12 @@ fn in_order<F: Real, T: Copy + Send + Sync>(
                     None => q,
                     Some(order) => {
                         if let Some(&next) = order.get(q + RAYS_AHEAD) {
-                            let next = next as usize;
-                            for column in [rays.ox, rays.oy, rays.dx, rays.dy] {
-                                crate::simd::prefetch(column.as_ptr().wrapping_add(next), 0);
-                            }
+                            prefetch_ray(rays, next as usize);
                         }
                         order[q] as usize
                     }
                 };
-                *slot = f(i, &mut stack);
+                *slot = f(q, i, &mut stack);
             }
         });
     };
@@ -903,19 +974,66 @@ fn in_order<F: Real, T: Copy + Send + Sync>(
     out
 }
 
-/// Where each query's answer is in [`in_order`]'s vector: the inverse of `order`.
-fn places(order: &[u32]) -> Vec<u32> {
-    let mut at = vec![0u32; order.len()];
-    for (q, &i) in order.iter().enumerate() {
-        at[i as usize] = q as u32;
+/// Asks for ray `i`'s four coordinates ahead of their use.
+#[inline(always)]
+fn prefetch_ray<F: Real>(rays: &RaysRef<'_, F>, i: usize) {
+    for column in [rays.ox, rays.oy, rays.dx, rays.dy] {
+        crate::simd::prefetch(column.as_ptr().wrapping_add(i), 0);
     }
-    at
 }
 
-/// Where query `i`'s answer is: `at[i]` ([`places`]) for a batch in an order, else `i`.
+/// A batch's rays in the Morton order of their origins ([`Scene::ray_order`]).
+pub(crate) struct Order {
+    /// The rays in that order.
+    by: Vec<u32>,
+    /// Where each ray is in it (the inverse of `by`): where [`in_order`] put its answer.
+    at: Vec<u32>,
+}
+
+impl Order {
+    fn of(by: Vec<u32>) -> Self {
+        let mut at = vec![0u32; by.len()];
+        for (q, &i) in by.iter().enumerate() {
+            at[i as usize] = q as u32;
+        }
+        Order { by, at }
+    }
+}
+
+/// Where query `i`'s answer is: its place in the batch's order, else `i`.
 #[inline(always)]
-fn place(at: &Option<Vec<u32>>, i: usize) -> usize {
-    at.as_ref().map_or(i, |at| at[i] as usize)
+fn place(order: &Option<Order>, i: usize) -> usize {
+    order.as_ref().map_or(i, |o| o.at[i] as usize)
+}
+
+/// A ray's closest hit among the walls nearly parallel to it, found before its walk
+/// ([`Scene::near_seeds`]).
+#[derive(Clone, Copy)]
+struct Seed<F> {
+    best: Best<F>,
+    winner: Row<F>,
+}
+
+/// The [`Seed`]s of a batch: `list[at[q]]` for the ray in place `q` of its order, where it has
+/// one.
+struct Seeds<F> {
+    at: Vec<u32>,
+    list: Vec<Seed<F>>,
+}
+
+/// From this many walls in the direction index (2 MB of its keys and slots), a batch in an order
+/// finds its rays' nearly parallel walls in a pass of their own ([`Scene::near_seeds`]); below,
+/// the index stays in the cache through the walks, and each ray asks it during its own.
+const SEEDS_MIN: usize = 1 << 18;
+
+/// [`Seeds::at`] of a ray without a seed.
+const NO_SEED: u32 = u32::MAX;
+
+impl<F> Seeds<F> {
+    #[inline(always)]
+    fn of(&self, q: usize) -> Option<&Seed<F>> {
+        self.list.get(self.at[q] as usize)
+    }
 }
 
 /// Runs `work(start, end, out)` over `0..n`: on the calling thread for small batches, else in
@@ -1120,6 +1238,9 @@ struct Search<'s, F: Real> {
     best: Best<F>,
     winner: Option<Row<F>>,
     any: bool,
+    /// `Some` where the walls nearly parallel to the ray were offered beforehand, with their
+    /// [`Seed`] if they hit.
+    seed: Option<Option<&'s Seed<F>>>,
     slab: Slab<F>,
     /// The ray's bounds (module docs): `|D| ≥ d_lo`, `|D| ≤ d_hi`, the coefficient of the
     /// extension's bound from the closest hit, `ℓ`.
@@ -1150,6 +1271,7 @@ impl<'s, F: Real> Search<'s, F> {
             },
             winner: None,
             any,
+            seed: None,
             slab: Slab::new((ray.ox, ray.oy), (ray.dx, ray.dy)),
             d_lo: 0.0,
             d_hi: 0.0,
@@ -1320,7 +1442,7 @@ impl<'s, F: Real> Search<'s, F> {
             }
         };
         if self.any && !found {
-            self.offer_near();
+            self.offer_near(false);
         }
     }
 
@@ -1367,10 +1489,7 @@ impl<'s, F: Real> Search<'s, F> {
         if self.offer_all(&scene.always) {
             return Next::Done;
         }
-        let p = scene.prec;
-        let r = &self.ray;
-        let tame = [r.ox, r.oy, r.dx, r.dy].iter().all(|v| p.safe(v.to_f64()));
-        if !tame {
+        if !self.tame() {
             for start in (0..scene.bvh.len).step_by(bvh::LEAF) {
                 if self.offer_leaf(start, bvh::LEAF) {
                     break;
@@ -1378,11 +1497,42 @@ impl<'s, F: Real> Search<'s, F> {
             }
             return Next::Done;
         }
+        if !self.setup() {
+            return Next::Done;
+        }
+        // Any hit: the tree first, where most hits are, and the nearly parallel walls only
+        // when it has none (any hit found is the answer, in whatever order).
+        if self.any {
+            return Next::Walk;
+        }
+        // The closest hit: every wall that may hit is offered, so nothing ends it early.
+        match self.seed {
+            Some(Some(seed)) => self.take(seed),
+            Some(None) => {}
+            None => {
+                self.offer_near(false);
+            }
+        }
+        Next::Walk
+    }
+
+    /// Whether the ray's coordinates are in the range the walk's margins cover (module docs);
+    /// the others are offered every wall.
+    #[inline(always)]
+    fn tame(&self) -> bool {
+        let (p, r) = (self.scene.prec, &self.ray);
+        [r.ox, r.oy, r.dx, r.dy].iter().all(|v| p.safe(v.to_f64()))
+    }
+
+    /// The walk's margins for the ray; false for a scene whose tree has no wall.
+    #[inline(always)]
+    fn setup(&mut self) -> bool {
+        let (p, r) = (self.scene.prec, &self.ray);
         let (dx, dy) = (r.dx.to_f64(), r.dy.to_f64());
-        let ext = &scene.extent;
+        let ext = &self.scene.extent;
         let [xl, _, xh, _] = ext.bx;
         if xl > xh || xl.is_nan() {
-            return Next::Done;
+            return false;
         }
         let ell = ext.ell;
         let (u, w) = (p.u, p.w);
@@ -1396,20 +1546,25 @@ impl<'s, F: Real> Search<'s, F> {
         slab.margins(ell * m, 80.0 * u, p.floor, self.ext_r);
         self.slab = slab;
         self.narrow();
+        true
+    }
 
-        // Any hit: the tree first, where most hits are, and the nearly parallel walls only
-        // when it has none (any hit found is the answer, in whatever order).
-        if self.any || !self.offer_near() {
-            Next::Walk
-        } else {
-            Next::Done
+    /// Takes `seed` where it is better than the best so far (by `t`, then index, as
+    /// [`Search::offer`] compares).
+    #[inline(always)]
+    fn take(&mut self, seed: &Seed<F>) {
+        let (t, j) = (seed.best.t, seed.best.j);
+        if t < self.best.t || (t == self.best.t && j < self.best.j) {
+            self.best = seed.best;
+            self.winner = Some(seed.winner);
+            self.narrow();
         }
     }
 
     /// Offers the walls nearly parallel to the ray that may come near its line (`near.rs`);
     /// true when the search is over.
     #[inline(always)]
-    fn offer_near(&mut self) -> bool {
+    fn offer_near(&mut self, cached: bool) -> bool {
         let scene = self.scene;
         let (p, ext) = (scene.prec, &scene.extent);
         let r = &self.ray;
@@ -1432,6 +1587,7 @@ impl<'s, F: Real> Search<'s, F> {
             ext.bx,
             beta,
             wq,
+            cached,
             #[inline(always)]
             |slot| {
                 if !done {

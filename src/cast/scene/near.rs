@@ -15,7 +15,8 @@
 //!         |n_b · (P1 − P0)| of the bucket
 //! query:  the ray's line clipped to the scene's box widened by β; for each bucket within
 //!         w of the ray's ψ, the offsets n_b · X of that piece of line widened by β + ext_b:
-//!         the walls whose key lies in it (a binary search over every 16th key, then a scan)
+//!         the walls whose key lies in it (a binary search over every 16th key, then a scan;
+//!         or over the bucket's keys, where a batch asks by bucket and they are in the cache)
 //! ```
 //!
 //! Offsets are computed in `f64` and keys kept in the walls' precision; the caller's `β`
@@ -49,6 +50,8 @@ pub(crate) struct Near<F> {
     slot: Vec<u32>,
     /// The largest `|n_b · (P1 − P0)|` of each bucket.
     ext: Vec<f64>,
+    /// [`Near::normal`] of each bucket.
+    normals: Vec<(f64, f64)>,
     /// `key[FENCE·i]`: a binary search runs over these (a few cache lines for the whole
     /// index), then one line of keys.
     fence: Vec<F>,
@@ -99,6 +102,7 @@ impl<F: Real> Near<F> {
             key: Vec::new(),
             slot: Vec::new(),
             ext: vec![0.0; nb],
+            normals: Vec::new(),
             fence: Vec::new(),
         };
         // Each wall's bucket and key, then one radix sort of every key at once (by the bits of
@@ -107,7 +111,7 @@ impl<F: Real> Near<F> {
         // are their sort bits, so only `f64` ones are kept aside. A sorted entry carries its
         // bucket, so that the deal reads no wall's bucket at random.
         let wide = core::mem::size_of::<F>() > 4;
-        let normals: Vec<(f64, f64)> = (0..nb).map(|b| near.normal(b)).collect();
+        near.normals = (0..nb).map(|b| near.normal(b)).collect();
         let n = rows.len();
         let mut key = Vec::with_capacity(if wide { n } else { 0 });
         let mut order: Vec<(u32, u32, u16)> = Vec::with_capacity(n);
@@ -119,7 +123,7 @@ impl<F: Real> Near<F> {
                 continue;
             }
             let b = near.bucket(pseudo_angle(r.ex.to_f64(), r.ey.to_f64()));
-            let (nx, ny) = normals[b];
+            let (nx, ny) = near.normals[b];
             let k0 = nx * r.sx.to_f64() + ny * r.sy.to_f64();
             let k1 = nx * r.x1.to_f64() + ny * r.y1.to_f64();
             near.ext[b] = near.ext[b].max((k1 - k0).abs());
@@ -167,7 +171,9 @@ impl<F: Real> Near<F> {
 
     /// Calls `f(slot)` for every wall whose direction is within `w` (in pseudo-angle) of the
     /// ray's `(dx, dy)` and which may come within `beta` of the ray's line, inside the box
-    /// `[xl, xh] × [yl, yh]` that holds every wall. May call it for others too.
+    /// `[xl, xh] × [yl, yh]` that holds every wall. May call it for others too. `cached`: the
+    /// bucket's keys are likely in the cache (queries in [`Near::ray_key`]'s order), so a
+    /// binary search over them beats one over the fences and a scan.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn query(
@@ -177,6 +183,7 @@ impl<F: Real> Near<F> {
         [xl, yl, xh, yh]: [f64; 4],
         beta: f64,
         w: f64,
+        cached: bool,
         mut f: impl FnMut(u32),
     ) {
         if self.key.is_empty() {
@@ -199,19 +206,24 @@ impl<F: Real> Near<F> {
             if lo == hi {
                 continue;
             }
-            let (nx, ny) = self.normal(b);
+            let (nx, ny) = self.normals[b];
             let p0 = nx * ox + ny * oy;
             let pd = nx * dx + ny * dy;
             let (pa, pb) = (p0 + ta * pd, p0 + tb * pd);
             let reach = beta + self.ext[b];
             let (klo, khi) = (pa.min(pb) - reach, pa.max(pb) + reach);
-            // The fence entries inside the bucket, then the keys from the last one below klo.
-            let (f_lo, f_hi) = (lo.div_ceil(FENCE), (hi - 1) / FENCE + 1);
-            let below = self.fence[f_lo..f_hi.max(f_lo)].partition_point(|k| k.to_f64() < klo);
-            let from = if below == 0 {
-                lo
+            let from = if cached {
+                lo + self.key[lo..hi].partition_point(|k| k.to_f64() < klo)
             } else {
-                (f_lo + below - 1) * FENCE
+                // The fence entries inside the bucket, then the keys from the last one below
+                // klo.
+                let (f_lo, f_hi) = (lo.div_ceil(FENCE), (hi - 1) / FENCE + 1);
+                let below = self.fence[f_lo..f_hi.max(f_lo)].partition_point(|k| k.to_f64() < klo);
+                if below == 0 {
+                    lo
+                } else {
+                    (f_lo + below - 1) * FENCE
+                }
             };
             for (k, &s) in self.key[from..hi].iter().zip(&self.slot[from..hi]) {
                 let k = k.to_f64();
@@ -225,12 +237,26 @@ impl<F: Real> Near<F> {
         }
     }
 
+    /// A key that puts rays whose [`Near::query`] reads the same keys next to each other: the
+    /// bucket of the ray's direction. Only an order: the queries' answers do not depend on it.
+    #[inline(always)]
+    pub(crate) fn ray_key(&self, (dx, dy): (f64, f64)) -> u32 {
+        // NaN (a zero direction) lands in bucket 0: `as` saturates.
+        self.bucket(pseudo_angle(dx, dy)) as u32
+    }
+
+    /// Walls held (those of nonzero length).
+    pub(crate) fn len(&self) -> usize {
+        self.key.len()
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         self.start.capacity() * 4
             + self.key.capacity() * core::mem::size_of::<F>()
             + self.slot.capacity() * 4
             + self.ext.capacity() * 8
+            + self.normals.capacity() * 16
             + self.fence.capacity() * core::mem::size_of::<F>()
     }
 }
