@@ -249,6 +249,7 @@ pub(crate) fn tile_layout_at<F: Real>(
             mine: Vec::new(),
             order: Vec::new(),
             spare: Vec::new(),
+            by_row: ByRow::default(),
         };
         w.block(block, out);
     });
@@ -463,6 +464,71 @@ impl<F: Real> Sole<F> {
     }
 }
 
+/// Scratch lists of [`sort_by_row`], kept from one polyline to the next.
+#[derive(Default)]
+struct ByRow {
+    count: Vec<u32>,
+    dealt: Vec<(u64, u32)>,
+}
+
+/// Sorts `order` (keys `cell << 16 | segment`, each with its piece's place in `pieces`) as
+/// `sort_unstable` does, for a polyline whose pieces span few rows: dealt by row (a counting
+/// sort over the rows the pieces span), then each row's entries by insertion (by the comparison
+/// sort past 16, a row the polyline runs along). A road's
+/// pieces in fine tiles visit mostly distinct cells in a band of rows, and the comparison sort
+/// of all of them was a fifth of a 1000 × 1000 tiling (`docs/guide/polylines.md`). Up to 32
+/// pieces, and spans of more rows than twice the pieces, take the comparison sort.
+fn sort_by_row<F>(order: &mut [(u64, u32)], s: &mut ByRow, pieces: &[TilePiece<F>]) {
+    if order.len() <= 32 {
+        order.sort_unstable();
+        return;
+    }
+    let row = |e: &(u64, u32)| pieces[e.1 as usize].iy;
+    let (lo, hi) = order.iter().fold((u32::MAX, 0), |(lo, hi), e| {
+        (lo.min(row(e)), hi.max(row(e)))
+    });
+    let span = (hi - lo) as usize + 1;
+    if span > 2 * order.len() {
+        order.sort_unstable();
+        return;
+    }
+    s.count.clear();
+    s.count.resize(span + 1, 0);
+    for e in order.iter() {
+        s.count[(row(e) - lo) as usize + 1] += 1;
+    }
+    for r in 1..=span {
+        s.count[r] += s.count[r - 1];
+    }
+    s.dealt.clear();
+    s.dealt.resize(order.len(), (0, 0));
+    for e in order.iter() {
+        let at = &mut s.count[(row(e) - lo) as usize];
+        s.dealt[*at as usize] = *e;
+        *at += 1;
+    }
+    // `count[r]` is now the end of row `r`'s entries (the start of row `r + 1`'s).
+    let mut start = 0;
+    for r in 0..span {
+        let end = s.count[r] as usize;
+        let row = &mut s.dealt[start..end];
+        if row.len() > 16 {
+            // A row the polyline runs along, perhaps backwards: insertion would be quadratic.
+            row.sort_unstable();
+        } else {
+            for i in 1..row.len() {
+                let mut j = i;
+                while j > 0 && row[j - 1] > row[j] {
+                    row.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+        start = end;
+    }
+    order.copy_from_slice(&s.dealt);
+}
+
 /// What the codes of a segment's two ends settle.
 enum Fast {
     /// Both ends in one cell's sole intervals: that cell's clip is `Inside`, every other cell's
@@ -555,6 +621,8 @@ struct Work<'w, 'l, 'a, F: Real> {
     order: Vec<(u64, u32)>,
     /// `mine` in key order.
     spare: Vec<TilePiece<F>>,
+    /// Scratch for [`sort_by_row`].
+    by_row: ByRow,
 }
 
 impl<F: Real> Work<'_, '_, '_, F> {
@@ -1049,7 +1117,7 @@ impl<F: Real> Work<'_, '_, '_, F> {
             if self.mine.len() >= 1 << 32 || line.vertices.len() > 0xFFFF {
                 self.mine.sort_by_key(|p| (p.cell, p.seg));
             } else {
-                self.order.sort_unstable();
+                sort_by_row(&mut self.order, &mut self.by_row, &self.mine);
                 self.spare.clear();
                 self.spare
                     .extend(self.order.iter().map(|&(_, k)| self.mine[k as usize]));
@@ -1169,6 +1237,42 @@ mod tests {
             guarded > 100,
             "{guarded} ends left to the clip by the guard"
         );
+    }
+
+    /// `sort_by_row` gives `sort_unstable`'s order: pieces in a band of rows, in rows of one to
+    /// forty entries in any order (a row run along backwards among them), and spans of rows
+    /// too wide for the counting sort.
+    #[test]
+    fn rows_sort_as_the_comparison_sort() {
+        let mut rng = Rng::new(43);
+        let mut scratch = ByRow::default();
+        let nx = 1000u64;
+        for case in 0..3000 {
+            let n = 1 + (rng.unit() * 300.0) as usize;
+            let rows = 1 + (rng.unit() * if case % 3 == 0 { 2000.0 } else { 40.0 }) as u32;
+            let first = (rng.unit() * 900.0) as u32;
+            let backwards = case % 5 == 0;
+            let pieces: Vec<TilePiece<f32>> = (0..n)
+                .map(|k| {
+                    let iy = first + (rng.unit() * rows as f64) as u32;
+                    let ix = if backwards {
+                        (n - k) as u32 % 1000
+                    } else {
+                        (rng.unit() * 1000.0) as u32
+                    };
+                    TilePiece::run(nx, ix, iy, k)
+                })
+                .collect();
+            let keys: Vec<(u64, u32)> = pieces
+                .iter()
+                .enumerate()
+                .map(|(k, p)| (p.cell << 16 | p.seg as u64, k as u32))
+                .collect();
+            let (mut got, mut want) = (keys.clone(), keys);
+            sort_by_row(&mut got, &mut scratch, &pieces);
+            want.sort_unstable();
+            assert_eq!(got, want, "case {case}: {n} pieces over {rows} rows");
+        }
     }
 
     #[test]
