@@ -13,8 +13,9 @@
 //!   grid's float type (rounded once to nearest; a bound beyond the type's range is its
 //!   largest finite value, which holds the same points). The cells are closed and overlap; each
 //!   segment is clipped (§1, `slab-scalar`) by every buffered cell its bounding box, widened,
-//!   can reach, column by column along its major axis. A buffer with [`Lines::HalfOpen`] is an
-//!   error. `b = 0` gives the closed cells through this path.
+//!   can reach, column by column along its major axis (a cell holding both its ends takes it
+//!   whole: `Inside`, no clip). A buffer with [`Lines::HalfOpen`] is an error. `b = 0` gives
+//!   the closed cells through this path.
 //!
 //! # Watertight cut vertices (no buffer)
 //!
@@ -195,8 +196,12 @@ impl<F: Real> Buffered<F> {
         }
     }
 
-    fn cell(&self, ix: usize, iy: usize) -> Option<Rect<F>> {
-        Rect::new(self.x.0[ix], self.y.0[iy], self.x.1[ix], self.y.1[iy]).ok()
+    /// Buffered cell `(ix, iy)`. Its bounds are finite (clamped) and ordered: the grid's lines
+    /// increase and `b ≥ 0`, so `fl(xs[i] − b) ≤ xs[i] ≤ xs[i+1] ≤ fl(xs[i+1] + b)` (rounding
+    /// is monotone), and clamping keeps the order.
+    #[inline(always)]
+    fn cell(&self, ix: usize, iy: usize) -> Rect<F> {
+        Rect::from_checked(self.x.0[ix], self.y.0[iy], self.x.1[ix], self.y.1[iy])
     }
 }
 
@@ -1078,20 +1083,20 @@ impl<F: Real> Work<'_, '_, '_, F> {
             let (u, v) = (b0 + (lo - a0) * slope, b0 + (hi - a0) * slope);
             for ib in reach(axis_b, u.min(v) - pad, u.max(v) + pad) {
                 let (ix, iy) = if x_major { (ia, ib) } else { (ib, ia) };
-                let Some(cell) = bc.cell(ix, iy) else {
-                    continue;
+                let cell = bc.cell(ix, iy);
+                // Both ends in the closed cell: `Inside`, `[0, 1]`, the segment itself (§1),
+                // with no clip.
+                let (t, ends) = if cell.contains(seg.x0, seg.y0) && cell.contains(seg.x1, seg.y1) {
+                    ((F::ZERO, F::ONE), *seg)
+                } else {
+                    let c = SlabScalar::clip_one(&cell, seg);
+                    if !c.is_hit() {
+                        continue;
+                    }
+                    ((c.t_entry, c.t_exit), c.segment(&cell, seg))
                 };
-                let c = SlabScalar::clip_one(&cell, seg);
-                if !c.is_hit() {
-                    continue;
-                }
-                self.pieces.push(TilePiece::piece(
-                    nx,
-                    (ix as u32, iy as u32),
-                    i,
-                    (c.t_entry, c.t_exit),
-                    c.segment(&cell, seg),
-                ));
+                self.pieces
+                    .push(TilePiece::piece(nx, (ix as u32, iy as u32), i, t, ends));
             }
         }
     }
