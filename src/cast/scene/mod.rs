@@ -102,10 +102,10 @@
 //! tested against every wall. Each of these only adds candidates, so the answer is the brute
 //! force's. (A large batch offers each ray its nearly parallel walls in a pass of its own, by
 //! direction, before the walks, which start from the best of them: the same candidates in
-//! another order, so the same answer.) `tests/suite/scene.rs` has a case for each part (walls along the ray's line behind its
-//! origin, long walls at a shallow angle ending just behind it, short walls far from the
-//! origin that the arithmetic hits from beside their boxes, coordinates out of range), each
-//! failing when its part is taken out. The extension's `3r` term has no such case: the bound
+//! another order, so the same answer.) `tests/suite/scene.rs` has a case for each part (walls
+//! along the ray's line behind its origin, long walls at a shallow angle ending just behind
+//! it, short walls far from the origin that the arithmetic hits from beside their boxes,
+//! coordinates out of range), each failing when its part is taken out. The extension's `3r` term has no such case: the bound
 //! is the arithmetic's worst case, and rays built to need it (a short wall at a shallow angle
 //! far beyond a first hit, within the bound's reach) are found without it.
 //!
