@@ -479,10 +479,10 @@ struct ByRow {
 /// Sorts `order` (keys `cell << 16 | segment`, each with its piece's place in `pieces`) as
 /// `sort_unstable` does, for a polyline whose pieces span few rows: dealt by row (a counting
 /// sort over the rows the pieces span), then each row's entries by insertion (by the comparison
-/// sort past 16, a row the polyline runs along). A road's
-/// pieces in fine tiles visit mostly distinct cells in a band of rows, and the comparison sort
-/// of all of them was a fifth of a 1000 × 1000 tiling (`docs/guide/polylines.md`). Up to 32
-/// pieces, and spans of more rows than twice the pieces, take the comparison sort.
+/// sort past 16, a row the polyline runs along). A road's pieces in fine tiles visit mostly
+/// distinct cells in a band of rows, and the comparison sort of all of them was a fifth of a
+/// 1000 × 1000 tiling (`docs/guide/polylines.md`). Up to 32 pieces, and spans of more rows than
+/// twice the pieces, take the comparison sort.
 fn sort_by_row<F>(order: &mut [(u64, u32)], s: &mut ByRow, pieces: &[TilePiece<F>]) {
     if order.len() <= 32 {
         order.sort_unstable();
