@@ -1281,24 +1281,40 @@ impl<'s, F: Real> Search<'s, F> {
         }
     }
 
+    /// Whether a hit at `t` on wall `j` comes before the best so far: by `t`, then by the lower
+    /// index (the brute force's tie rule). False for a NaN `t`.
+    #[inline(always)]
+    fn beats(&self, t: F, j: F) -> bool {
+        t < self.best.t || (t == self.best.t && j < self.best.j)
+    }
+
+    /// Keeps the hit at `t` on wall `winner` (its index `j`, its `sn`, `ad`) as the closest so
+    /// far, and narrows the walk to it.
+    #[inline(always)]
+    fn keep(&mut self, (t, j, sn, ad): (F, F, F, F), winner: Row<F>) {
+        self.best = Best {
+            t,
+            j,
+            sn,
+            ad,
+            ..self.best
+        };
+        self.winner = Some(winner);
+        self.narrow();
+    }
+
     /// Offers one wall; true when the search is over (any hit found).
     #[inline(always)]
     fn offer(&mut self, row: &Row<F>) -> bool {
         let c = candidate(&self.ray, self.t_max, &row.lanes::<F>());
-        let better = c.t < self.best.t || (c.t == self.best.t && row.j < self.best.j);
-        if !(c.hit && better) {
+        if !(c.hit && self.beats(c.t, row.j)) {
             return false;
         }
         if self.any {
             self.winner = Some(*row);
             return true;
         }
-        self.best.t = c.t;
-        self.best.j = row.j;
-        self.best.sn = c.sn;
-        self.best.ad = c.ad;
-        self.winner = Some(*row);
-        self.narrow();
+        self.keep((c.t, row.j, c.sn, c.ad), *row);
         false
     }
 
@@ -1368,19 +1384,15 @@ impl<'s, F: Real> Search<'s, F> {
                 continue;
             }
             let j = bvh.cold[slots[l]][2];
-            let better = t[l] < self.best.t || (t[l] == self.best.t && j < self.best.j);
-            if !better {
+            if !self.beats(t[l], j) {
                 continue;
             }
-            self.winner = Some(bvh.row(slots[l]));
+            let winner = bvh.row(slots[l]);
             if self.any {
+                self.winner = Some(winner);
                 return true;
             }
-            self.best.t = t[l];
-            self.best.j = j;
-            self.best.sn = sn[l];
-            self.best.ad = ad[l];
-            self.narrow();
+            self.keep((t[l], j, sn[l], ad[l]), winner);
         }
         false
     }
@@ -1549,15 +1561,12 @@ impl<'s, F: Real> Search<'s, F> {
         true
     }
 
-    /// Takes `seed` where it is better than the best so far (by `t`, then index, as
-    /// [`Search::offer`] compares).
+    /// Takes `seed` where it [`beats`](Search::beats) the best so far.
     #[inline(always)]
     fn take(&mut self, seed: &Seed<F>) {
-        let (t, j) = (seed.best.t, seed.best.j);
-        if t < self.best.t || (t == self.best.t && j < self.best.j) {
-            self.best = seed.best;
-            self.winner = Some(seed.winner);
-            self.narrow();
+        let b = seed.best;
+        if self.beats(b.t, b.j) {
+            self.keep((b.t, b.j, b.sn, b.ad), seed.winner);
         }
     }
 
