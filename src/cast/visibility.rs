@@ -256,9 +256,9 @@ pub struct VisibilityWalls<F> {
     cells: Cells,
     /// Whether every piece (and the rect) is in [`in_fast_range`].
     fast: bool,
-    /// The finite walls that a viewpoint strictly inside the rect could lie on, with their
-    /// input index: the viewpoint check.
-    checks: Vec<(Pt, Pt, usize)>,
+    /// The finite walls that a viewpoint strictly inside the rect could lie on: the viewpoint
+    /// check.
+    checks: Checks,
 }
 
 /// Reusable buffers for [`VisibilityWalls::polygon_into`]: a caller that computes many
@@ -274,9 +274,10 @@ pub struct VisibilityScratch {
     /// Where the wall seen changes: the group, the wall seen after it, and its first vertex.
     joins: Vec<(u32, u32, Pt)>,
     verts: Vec<Pt>,
-    /// [`gather`]'s bound per bin and pseudo-angles per wall.
+    /// [`gather`]'s bound per bin.
     bound: Vec<f64>,
-    keys: Vec<[f64; 2]>,
+    /// [`sort_events`]' second buffer.
+    sorted: Vec<Event>,
 }
 
 /// Many visibility polygons in one ragged array (GeoArrow's layout): polygon `i` is
@@ -311,6 +312,9 @@ impl<F> VisibilityPolygons<F> {
 struct SweepWall {
     s: Pt,
     e: Pt,
+    /// The [`pseudo_angle`]s of `s` and `e`, when [`Arith::KEYS`].
+    ks: f64,
+    ke: f64,
     /// The groups of `s` and `e`.
     gs: u32,
     ge: u32,
@@ -421,7 +425,7 @@ impl<F: Real> VisibilityWalls<F> {
             pieces,
             cells,
             fast,
-            checks,
+            checks: Checks::build([xmin, ymin, xmax, ymax], checks),
         })
     }
 
@@ -546,27 +550,127 @@ impl<F: Real> VisibilityWalls<F> {
             )));
         }
         let o = Pt::new(ox.to_f64(), oy.to_f64());
-        for &(a, b, i) in &self.checks {
-            let in_box = a.x.min(b.x) <= o.x
-                && o.x <= a.x.max(b.x)
-                && a.y.min(b.y) <= o.y
-                && o.y <= a.y.max(b.y);
-            if !in_box {
-                continue;
-            }
-            let on = if pt_fast(a) && pt_fast(b) && pt_fast(o) {
-                Fast::orient(a, b, o) == 0
-            } else {
-                Exact::orient(a, b, o) == 0
-            };
-            if on {
-                return Err(Error::InvalidArgument(format!(
-                    "viewpoint ({ox}, {oy}) lies on wall {i} ({}, {}) -> ({}, {})",
-                    a.x, a.y, b.x, b.y
-                )));
-            }
+        if let Some((a, b, i)) = self.checks.first_under(o) {
+            return Err(Error::InvalidArgument(format!(
+                "viewpoint ({ox}, {oy}) lies on wall {i} ({}, {}) -> ({}, {})",
+                a.x, a.y, b.x, b.y
+            )));
         }
         Ok(o)
+    }
+}
+
+/// The walls a viewpoint could lie on, each with its input index (ascending), in a uniform
+/// grid over the bounds: a viewpoint is tested against the walls of its cell, not all of them.
+#[derive(Clone, Debug, Default)]
+struct Checks {
+    walls: Vec<(Pt, Pt, usize)>,
+    /// Cells per side, and the map from a coordinate to its cell.
+    g: usize,
+    lo: [f64; 2],
+    inv: [f64; 2],
+    /// Cell `c`'s walls are `walls[ids[k]]` for `k` in `start[c] .. start[c + 1]`, ascending.
+    start: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl Checks {
+    /// The grid of `walls` over the bounds `[xmin, ymin, xmax, ymax]`: a wall is in every cell its
+    /// box meets, with fewer cells when long walls would make that more than a few per wall.
+    fn build(bounds: [f64; 4], walls: Vec<(Pt, Pt, usize)>) -> Self {
+        let n = walls.len();
+        let mut g = ((n / 2) as f64).sqrt().ceil().clamp(1.0, 1024.0) as usize;
+        loop {
+            let mut c = Checks {
+                walls: Vec::new(),
+                g,
+                lo: [bounds[0], bounds[1]],
+                inv: [0, 1].map(|k| {
+                    let inv = g as f64 / (bounds[k + 2] - bounds[k]);
+                    if inv.is_finite() {
+                        inv
+                    } else {
+                        0.0
+                    }
+                }),
+                start: vec![0; g * g + 1],
+                ids: Vec::new(),
+            };
+            let total: usize = walls
+                .iter()
+                .map(|&(a, b, _)| {
+                    let ([i0, j0], [i1, j1]) = c.range(a, b);
+                    (i1 - i0 + 1) * (j1 - j0 + 1)
+                })
+                .sum();
+            if total > 8 * n + g * g && g > 1 {
+                g /= 2;
+                continue;
+            }
+            for &(a, b, _) in &walls {
+                let ([i0, j0], [i1, j1]) = c.range(a, b);
+                for j in j0..=j1 {
+                    for i in i0..=i1 {
+                        c.start[j * g + i + 1] += 1;
+                    }
+                }
+            }
+            for k in 0..g * g {
+                c.start[k + 1] += c.start[k];
+            }
+            let mut at = c.start.clone();
+            c.ids = vec![0; total];
+            for (w, &(a, b, _)) in walls.iter().enumerate() {
+                let ([i0, j0], [i1, j1]) = c.range(a, b);
+                for j in j0..=j1 {
+                    for i in i0..=i1 {
+                        let k = &mut at[j * g + i];
+                        c.ids[*k as usize] = w as u32;
+                        *k += 1;
+                    }
+                }
+            }
+            c.walls = walls;
+            return c;
+        }
+    }
+
+    /// The cell of the coordinate `v` on axis `k`: monotone in `v`, so a point in a box is in
+    /// the box's range of cells.
+    #[inline(always)]
+    fn at(&self, v: f64, k: usize) -> usize {
+        (((v - self.lo[k]) * self.inv[k]) as isize).clamp(0, self.g as isize - 1) as usize
+    }
+
+    /// The cells `[i0, j0] ..= [i1, j1]` that the box of `a`, `b` meets.
+    fn range(&self, a: Pt, b: Pt) -> ([usize; 2], [usize; 2]) {
+        (
+            [self.at(a.x.min(b.x), 0), self.at(a.y.min(b.y), 1)],
+            [self.at(a.x.max(b.x), 0), self.at(a.y.max(b.y), 1)],
+        )
+    }
+
+    /// The first wall (by input index) that `o` lies on.
+    fn first_under(&self, o: Pt) -> Option<(Pt, Pt, usize)> {
+        if self.walls.is_empty() {
+            return None;
+        }
+        let c = self.at(o.y, 1) * self.g + self.at(o.x, 0);
+        let ids = &self.ids[self.start[c] as usize..self.start[c + 1] as usize];
+        ids.iter()
+            .map(|&k| self.walls[k as usize])
+            .find(|&(a, b, _)| {
+                let in_box = a.x.min(b.x) <= o.x
+                    && o.x <= a.x.max(b.x)
+                    && a.y.min(b.y) <= o.y
+                    && o.y <= a.y.max(b.y);
+                in_box
+                    && if pt_fast(a) && pt_fast(b) && pt_fast(o) {
+                        Fast::orient(a, b, o) == 0
+                    } else {
+                        Exact::orient(a, b, o) == 0
+                    }
+            })
     }
 }
 
@@ -946,25 +1050,61 @@ fn pseudo_angle(o: Pt, p: Pt) -> f64 {
     }
 }
 
-/// Sorts the events by direction around `o`. With [`Arith::KEYS`], by their pseudo-angles
-/// first, then an insertion pass that decides every pair closer than [`KEY_TIE`] with the
-/// exact order (pairs farther apart are in exact order already, so the pass moves events only
-/// within runs of near ties); else by the exact order alone.
-fn sort_events<A: Arith>(o: Pt, events: &mut [Event]) {
-    if !A::KEYS {
+/// Buckets of [`sort_events`]: equal spans of pseudo-angle, 256 a quadrant.
+const SORT_BUCKETS: usize = 1024;
+
+/// Sorts the events by direction around `o`. With [`Arith::KEYS`] (every `key` set), by a
+/// counting sort on the key's bucket (each bucket of more than a few events then sorted by
+/// key, as where far walls crowd a narrow wedge), then an insertion pass by key that decides
+/// every pair closer than [`KEY_TIE`] with the exact order (keys farther apart are in exact
+/// order already); else by the exact order alone. `spare` is a second buffer.
+#[inline(always)]
+fn sort_events<A: Arith>(o: Pt, events: &mut Vec<Event>, spare: &mut Vec<Event>) {
+    if !A::KEYS || events.is_empty() {
         events.sort_unstable_by(|a, b| dir_cmp::<A>(o, a.p, b.p));
         return;
     }
-    for e in events.iter_mut() {
-        e.key = pseudo_angle(o, e.p);
+    // Keys are in [0, 4]: the cast floors, and 4 (a rounding) joins the last bucket.
+    let bucket = |e: &Event| ((e.key * (SORT_BUCKETS / 4) as f64) as usize).min(SORT_BUCKETS - 1);
+    let mut end = [0u32; SORT_BUCKETS];
+    for e in events.iter() {
+        end[bucket(e)] += 1;
     }
-    events.sort_unstable_by(|a, b| a.key.total_cmp(&b.key));
+    let (mut at, mut most) = (0, 0);
+    for n in end.iter_mut() {
+        most = most.max(*n);
+        at += *n;
+        *n = at;
+    }
+    spare.clear();
+    spare.resize(events.len(), events[0]);
+    for e in events.iter().rev() {
+        let b = &mut end[bucket(e)];
+        *b -= 1;
+        spare[*b as usize] = *e;
+    }
+    core::mem::swap(events, spare);
+    // `end[b]` is now bucket b's start.
+    if most > 8 {
+        let mut from = 0;
+        for b in 1..=SORT_BUCKETS {
+            let to = end.get(b).map_or(events.len(), |&e| e as usize);
+            if to - from > 8 {
+                events[from..to].sort_unstable_by(|a, b| a.key.total_cmp(&b.key));
+            }
+            from = to;
+        }
+    }
+    let before = |a: &Event, b: &Event| {
+        if (a.key - b.key).abs() > KEY_TIE {
+            a.key < b.key
+        } else {
+            dir_cmp::<A>(o, a.p, b.p) == Ordering::Less
+        }
+    };
     for i in 1..events.len() {
         let mut j = i;
-        while j > 0
-            && events[j].key - events[j - 1].key <= KEY_TIE
-            && dir_cmp::<A>(o, events[j - 1].p, events[j].p) == Ordering::Greater
-        {
+        while j > 0 && before(&events[j], &events[j - 1]) {
             events.swap(j - 1, j);
             j -= 1;
         }
@@ -1011,6 +1151,7 @@ impl Nearer<'_> {
     }
 
     /// The distances to the two walls' lines along the wedge's bisector, in `f64`.
+    #[inline(always)]
     fn closer_on_bisector(&self, a: &SweepWall, b: &SweepWall) -> Ordering {
         let o = self.o;
         let unit = |p: Pt| {
@@ -1029,6 +1170,7 @@ impl Nearer<'_> {
 }
 
 /// An indexed binary min-heap of wall ids under [`Nearer`], with removal of any member.
+#[inline(always)]
 fn heap_up<A: Arith>(h: &mut [u32], pos: &mut [u32], cmp: &Nearer<'_>, mut i: usize) {
     while i > 0 {
         let p = (i - 1) / 2;
@@ -1043,6 +1185,7 @@ fn heap_up<A: Arith>(h: &mut [u32], pos: &mut [u32], cmp: &Nearer<'_>, mut i: us
     }
 }
 
+#[inline(always)]
 fn heap_down<A: Arith>(h: &mut [u32], pos: &mut [u32], cmp: &Nearer<'_>, mut i: usize) {
     let n = h.len();
     loop {
@@ -1064,6 +1207,7 @@ fn heap_down<A: Arith>(h: &mut [u32], pos: &mut [u32], cmp: &Nearer<'_>, mut i: 
     }
 }
 
+#[inline(always)]
 fn heap_push<A: Arith>(h: &mut Vec<u32>, pos: &mut [u32], cmp: &Nearer<'_>, w: u32) {
     h.push(w);
     let i = h.len() - 1;
@@ -1071,6 +1215,7 @@ fn heap_push<A: Arith>(h: &mut Vec<u32>, pos: &mut [u32], cmp: &Nearer<'_>, w: u
     heap_up::<A>(h, pos, cmp, i);
 }
 
+#[inline(always)]
 fn heap_remove<A: Arith>(h: &mut Vec<u32>, pos: &mut [u32], cmp: &Nearer<'_>, w: u32) {
     let i = pos[w as usize] as usize;
     if i >= h.len() || h[i] != w {
@@ -1122,28 +1267,24 @@ fn sweep<A: Arith, F: Real>(
         Pt::new(xmin, ymax),
     ];
     for k in 0..4 {
-        s.walls.push(SweepWall {
-            s: corners[k],
-            e: corners[(k + 1) % 4],
-            gs: 0,
-            ge: 0,
-        });
+        s.walls
+            .push(keyed_wall::<A>(o, corners[k], corners[(k + 1) % 4]));
     }
     for (i, w) in s.walls.iter().enumerate() {
         s.events.push(Event {
             p: w.s,
-            key: 0.0,
+            key: w.ks,
             wall: i as u32,
             start: true,
         });
         s.events.push(Event {
             p: w.e,
-            key: 0.0,
+            key: w.ke,
             wall: i as u32,
             start: false,
         });
     }
-    sort_events::<A>(o, &mut s.events);
+    sort_events::<A>(o, &mut s.events, &mut s.sorted);
     // Groups of equal direction: s.groups[g] is the first event of group g.
     for i in 0..s.events.len() {
         let new_group = i == 0
@@ -1245,6 +1386,7 @@ fn sweep<A: Arith, F: Real>(
 
 /// Where the ray of group `g` (through the points `evs`) meets wall `w`: its endpoint there,
 /// a point of the group on its line, or the cut computed and rounded to `F`.
+#[inline(always)]
 fn point_on<A: Arith, F: Real>(o: Pt, walls: &[SweepWall], g: u32, evs: &[Event], w: u32) -> Pt {
     let wall = &walls[w as usize];
     if wall.ge == g {
@@ -1267,6 +1409,7 @@ fn point_on<A: Arith, F: Real>(o: Pt, walls: &[SweepWall], g: u32, evs: &[Event]
 /// taken, but the rounding is not; this rule makes the choice independent of the walls hidden
 /// behind the cut (a join's group holds a point of a wall seen there, nearer than any hidden
 /// wall's), so that [`gather`] changes no bit.
+#[inline(always)]
 fn nearest(o: Pt, evs: &[Event]) -> Pt {
     let key = |p: Pt| ((p.x - o.x).abs() + (p.y - o.y).abs(), p.x, p.y);
     let mut best = evs[0].p;
@@ -1332,15 +1475,9 @@ impl Occlusion {
         (a..=b).all(|k| near > bound[k % BINS])
     }
 
-    /// Adds a wall (counter-clockwise around `o`) to the bounds; returns its pseudo-angles.
+    /// Adds a wall (counter-clockwise around `o`, its [`wedge`] `(ks, ke)`) to the bounds.
     #[inline(always)]
-    fn add(&mut self, bound: &mut [f64], w: &SweepWall) -> [f64; 2] {
-        let (ks, mut ke) = (pseudo_angle(self.o, w.s), pseudo_angle(self.o, w.e));
-        // The open wedge from `s` to `e` is less than a half-turn (2 in pseudo-angle): a
-        // smaller `ke` is either past the turn or a rounding of a wedge narrower than it.
-        if ke < ks {
-            ke = if ks - ke > 2.0 { ke + 4.0 } else { ks };
-        }
+    fn add(&mut self, bound: &mut [f64], w: &SweepWall, (ks, ke): (f64, f64)) {
         // Keys are in [0, 8): truncation is the floor, and one more than it the ceiling
         // (at worst one bin fewer).
         let first = ((ks + EDGE) * self.per) as usize + 1;
@@ -1354,34 +1491,41 @@ impl Occlusion {
             }
             self.least = self.least.min(far);
         }
-        [ks, ke]
     }
 
-    /// Whether the box, with `o` outside it, is hidden.
+    /// Whether the box is hidden.
+    #[inline(always)]
     fn box_hidden(&self, bound: &[f64], bx: [f64; 4]) -> bool {
         let near = self.near(bx);
         if near <= self.least {
             return false;
         }
-        // The box's directions span less than a half-turn, between two of its corners.
+        // `o` is outside the box (`near > 0`): the box's directions run counter-clockwise from
+        // one corner of its silhouette to another, chosen by the side of the box `o` is on
+        // (x, then y: 0 below the box, 1 within its span, 2 above). Indices into `bx`.
+        const SILHOUETTE: [[(usize, usize); 2]; 9] = [
+            [(2, 1), (0, 3)],
+            [(2, 1), (0, 1)],
+            [(2, 3), (0, 1)],
+            [(0, 1), (0, 3)],
+            [(0, 1), (0, 1)],
+            [(2, 3), (2, 1)],
+            [(0, 1), (2, 3)],
+            [(0, 3), (2, 3)],
+            [(0, 3), (2, 1)],
+        ];
+        let side = |v: f64, lo: f64, hi: f64| (v >= lo) as usize + (v > hi) as usize;
         let [x0, y0, x1, y1] = bx;
-        let k0 = pseudo_angle(self.o, Pt::new(x0, y0));
-        let (mut lo, mut hi) = (k0, k0);
-        for c in [Pt::new(x1, y0), Pt::new(x1, y1), Pt::new(x0, y1)] {
-            let mut k = pseudo_angle(self.o, c);
-            if k > k0 + 2.0 {
-                k -= 4.0;
-            } else if k < k0 - 2.0 {
-                k += 4.0;
-            }
-            lo = lo.min(k);
-            hi = hi.max(k);
+        let [(lx, ly), (hx, hy)] = SILHOUETTE[3 * side(self.o.y, y0, y1) + side(self.o.x, x0, x1)];
+        let lo = pseudo_angle(self.o, Pt::new(bx[lx], bx[ly]));
+        let mut hi = pseudo_angle(self.o, Pt::new(bx[hx], bx[hy]));
+        if hi < lo {
+            hi += 4.0;
         }
+        // A box seen edge-on from beside it spans a half-turn, and a rounding may wrap a box
+        // seen end-on (as one direction) around the turn: keep both.
         if hi - lo > 1.9 {
             return false;
-        }
-        if lo < 0.0 {
-            (lo, hi) = (lo + 4.0, hi + 4.0);
         }
         self.hidden(bound, near, lo, hi)
     }
@@ -1391,12 +1535,44 @@ impl Occlusion {
 /// collinear with `o` (or runs through it): it blocks nothing of the interior.
 #[inline(always)]
 fn sweep_wall<A: Arith>(o: Pt, [p, q]: [Pt; 2]) -> Option<SweepWall> {
-    let (s, e) = match A::orient(o, p, q) {
-        1 => (p, q),
-        -1 => (q, p),
-        _ => return None,
+    match A::orient(o, p, q) {
+        1 => Some(keyed_wall::<A>(o, p, q)),
+        -1 => Some(keyed_wall::<A>(o, q, p)),
+        _ => None,
+    }
+}
+
+/// The sweep wall `s → e`, with its ends' pseudo-angles when [`Arith::KEYS`].
+#[inline(always)]
+fn keyed_wall<A: Arith>(o: Pt, s: Pt, e: Pt) -> SweepWall {
+    let (ks, ke) = if A::KEYS {
+        (pseudo_angle(o, s), pseudo_angle(o, e))
+    } else {
+        (0.0, 0.0)
     };
-    Some(SweepWall { s, e, gs: 0, ge: 0 })
+    SweepWall {
+        s,
+        e,
+        ks,
+        ke,
+        gs: 0,
+        ge: 0,
+    }
+}
+
+/// The wall's wedge in pseudo-angles, `(lo, hi)` with `lo ≤ hi < lo + 2`: the open wedge from
+/// `s` to `e` is less than a half-turn (2 in pseudo-angle), so a smaller `ke` is either past
+/// the turn or a rounding of a wedge narrower than it.
+#[inline(always)]
+fn wedge(w: &SweepWall) -> (f64, f64) {
+    let (ks, ke) = (w.ks, w.ke);
+    if ke >= ks {
+        (ks, ke)
+    } else if ks - ke > 2.0 {
+        (ks, ke + 4.0)
+    } else {
+        (ks, ks)
+    }
 }
 
 /// The box `[xmin, ymin, xmax, ymax]` of a segment.
@@ -1407,6 +1583,7 @@ fn bbox([a, b]: &[Pt; 2]) -> [f64; 4] {
 
 /// Gathers the walls of `pieces` that `o` may see into `s.walls`, oriented counter-clockwise
 /// around `o` ([`Occlusion`]).
+#[inline(always)]
 fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
     let mut occ = Occlusion {
         o,
@@ -1415,7 +1592,6 @@ fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
     };
     s.bound.clear();
     s.bound.resize(BINS, f64::INFINITY);
-    s.keys.clear();
     let g = cells.g as isize;
     let cell = |v: f64, lo: f64, inv: f64| (((v - lo) * inv) as isize).clamp(0, g - 1);
     let (ci, cj) = (
@@ -1431,12 +1607,16 @@ fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
         if a == b || occ.box_hidden(&s.bound, cells.boxes[c]) {
             return;
         }
-        for w in pieces[a..b]
-            .iter()
-            .filter_map(|&p| sweep_wall::<Fast>(o, p))
-        {
-            s.keys.push(occ.add(&mut s.bound, &w));
-            s.walls.push(w);
+        for &p in &pieces[a..b] {
+            let Some(w) = sweep_wall::<Fast>(o, p) else {
+                continue;
+            };
+            // A wall hidden now stays hidden, and bounds nothing nearer than what hides it.
+            let span = wedge(&w);
+            if !occ.hidden(&s.bound, occ.near(bbox(&[w.s, w.e])), span.0, span.1) {
+                occ.add(&mut s.bound, &w, span);
+                s.walls.push(w);
+            }
         }
     };
     let rings = ci.max(g - 1 - ci).max(cj).max(g - 1 - cj);
@@ -1451,12 +1631,9 @@ fn gather(o: Pt, pieces: &[[Pt; 2]], cells: &Cells, s: &mut VisibilityScratch) {
             visit(ci + r, j, s);
         }
     }
-    let mut k = 0;
-    let keys = &s.keys;
     s.walls.retain(|w| {
-        let [ks, ke] = keys[k];
-        k += 1;
-        !occ.hidden(&s.bound, occ.near(bbox(&[w.s, w.e])), ks, ke)
+        let (lo, hi) = wedge(w);
+        !occ.hidden(&s.bound, occ.near(bbox(&[w.s, w.e])), lo, hi)
     });
 }
 
@@ -1540,6 +1717,7 @@ fn sq(x: f64, y: f64) -> f64 {
 
 /// Whether `q` lies before `p` along `wall` (from `s` to `e`), both points of its line (made
 /// points within rounding of it): compared on the wall's longer axis, exactly.
+#[inline(always)]
 fn goes_back(wall: &SweepWall, p: Pt, q: Pt) -> bool {
     let back =
         |from: f64, to: f64, pv: f64, qv: f64| (qv < pv && from < to) || (qv > pv && from > to);
@@ -1552,6 +1730,7 @@ fn goes_back(wall: &SweepWall, p: Pt, q: Pt) -> bool {
 
 /// Drops repeated vertices and vertices on the line of their neighbours (straight-through or
 /// spikes), around the whole ring.
+#[inline(always)]
 fn simplify<A: Arith>(v: &mut Vec<Pt>) {
     let mut out: Vec<Pt> = Vec::with_capacity(v.len());
     for &p in v.iter() {
@@ -1751,6 +1930,108 @@ mod tests {
             dropped > 100 * compared,
             "{dropped} walls dropped in {compared} sweeps"
         );
+    }
+
+    /// The grid of the viewpoint check finds the first wall (by index) under a point, as a scan
+    /// of every wall does: on lattice walls (short, long across the bounds, partly outside,
+    /// of zero length) and points on and off them, with the grid fine and coarse.
+    #[test]
+    fn the_viewpoint_checks_grid_finds_the_first_wall_under_a_point() {
+        let mut rng = Rng::new(5);
+        let mut int = |n: f64| (rng.unit() * n).floor() - n / 2.0;
+        let (mut found, mut asked) = (0, 0);
+        for round in 0..40 {
+            let walls: Vec<(Pt, Pt, usize)> = (0..20 + 40 * round)
+                .map(|i| {
+                    let a = Pt::new(int(64.0), int(64.0));
+                    let b = match i % 7 {
+                        // Long: across the bounds and out.
+                        0 => Pt::new(int(400.0), int(400.0)),
+                        1 => a,
+                        _ => Pt::new(a.x + int(8.0), a.y + int(8.0)),
+                    };
+                    (a, b, i)
+                })
+                .collect();
+            let checks = Checks::build([-30.0, -30.0, 30.0, 30.0], walls.clone());
+            assert!(round == 0 || checks.g > 1, "a grid of {} cells", checks.g);
+            let scan = |o: Pt| {
+                walls.iter().copied().find(|&(a, b, _)| {
+                    a.x.min(b.x) <= o.x
+                        && o.x <= a.x.max(b.x)
+                        && a.y.min(b.y) <= o.y
+                        && o.y <= a.y.max(b.y)
+                        && Exact::orient(a, b, o) == 0
+                })
+            };
+            for k in 0..400 {
+                let (a, b, _) = walls[k % walls.len()];
+                let o = match k % 3 {
+                    0 => Pt::new(int(60.0) / 2.0, int(60.0) / 2.0),
+                    1 => a,
+                    // A lattice point on the wall, when its direction allows one.
+                    _ => {
+                        let g = (b.x - a.x).abs().max((b.y - a.y).abs()).max(1.0);
+                        Pt::new(a.x + (b.x - a.x) / g, a.y + (b.y - a.y) / g)
+                    }
+                };
+                let want = scan(o).map(|w| w.2);
+                assert_eq!(checks.first_under(o).map(|w| w.2), want, "{o:?}");
+                found += want.is_some() as usize;
+                asked += 1;
+            }
+        }
+        assert!(found > asked / 3, "{found} of {asked} points on a wall");
+    }
+
+    /// The events come out in exact angular order: on lattice points (many on one ray, and in
+    /// crowded wedges that fill a bucket), and points an ulp or two apart far from the viewpoint,
+    /// whose pseudo-angles may round out of order.
+    #[test]
+    fn events_sort_in_exact_angular_order() {
+        let mut rng = Rng::new(7);
+        let mut sorted = 0;
+        for round in 0..300 {
+            let o = Pt::new((rng.unit() - 0.5) * 3.0, (rng.unit() - 0.5) * 3.0);
+            let far = 2f64.powi(20 + (round % 4) * 10);
+            let mut events: Vec<Event> = (0..2 + round % 97)
+                .map(|i| {
+                    let (x, y) = ((rng.unit() * 9.0).floor() - 4.0, (rng.unit() * 9.0).floor());
+                    let p = match i % 4 {
+                        0 => Pt::new(x, y),
+                        // On a ray already used, farther out.
+                        1 => Pt::new(o.x + (x - o.x) * 3.0, o.y + (y - o.y) * 3.0),
+                        // Far, and nudged by an ulp or two.
+                        2 => Pt::new(x * far, (y + 1.0) * far),
+                        _ => Pt::new((x * far).next_up(), ((y + 1.0) * far).next_down()),
+                    };
+                    Event {
+                        p,
+                        key: pseudo_angle(o, p),
+                        wall: i as u32,
+                        start: i % 2 == 0,
+                    }
+                })
+                .filter(|e| e.p != o)
+                .collect();
+            let mut ids: Vec<u32> = events.iter().map(|e| e.wall).collect();
+            sort_events::<Fast>(o, &mut events, &mut Vec::new());
+            for w in events.windows(2) {
+                assert_ne!(
+                    dir_cmp::<Exact>(o, w[0].p, w[1].p),
+                    Ordering::Greater,
+                    "o = {o:?}: {:?} before {:?}",
+                    w[0],
+                    w[1]
+                );
+            }
+            let mut after: Vec<u32> = events.iter().map(|e| e.wall).collect();
+            ids.sort_unstable();
+            after.sort_unstable();
+            assert_eq!(ids, after);
+            sorted += events.len();
+        }
+        assert!(sorted > 10_000, "{sorted} events");
     }
 
     #[test]
