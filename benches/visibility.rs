@@ -1,12 +1,14 @@
 //! Visibility polygons in a city of boxes: per viewpoint with the walls prepared once (the
 //! sweep alone, buffers reused), the one-call form (preparation included), and a batch of
-//! viewpoints on one and two threads. Scenes and viewpoints are seeded and made before timing.
+//! viewpoints on one and two threads; and among 10⁵ walls. Scenes and viewpoints are seeded
+//! and made before timing.
 //!
 //! ```sh
 //! cargo bench --bench visibility
 //! ```
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use slabclip::workload::{SceneKind, SplitMix64};
 use slabclip::{visibility_polygon, Rect, Segment, Segments, VisibilityScratch, VisibilityWalls};
 
 /// SplitMix64, for seeded scenes.
@@ -112,5 +114,37 @@ fn visibility(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, visibility);
+/// Polygons among 10⁵ walls (the scenes' city and random walls, `workload`), walls prepared
+/// once: what a viewpoint costs when the scene is far larger than what it sees.
+fn visibility_large(c: &mut Criterion) {
+    let mut group = c.benchmark_group("visibility_large");
+    group.sample_size(10);
+    let m = 100_000;
+    for kind in SceneKind::ALL {
+        let walls = kind.walls::<f64>(m, 5);
+        let side = kind.side(m);
+        let rect = Rect::new(-1.0, -1.0, side + 1.0, side + 1.0).expect("a rect");
+        let prepared = VisibilityWalls::new(&rect, &walls.as_ref()).expect("walls");
+        let mut g = SplitMix64::new(6);
+        let views: Vec<(f64, f64)> = (0..64)
+            .map(|_| (g.unit() * side, g.unit() * side))
+            .filter(|&v| prepared.polygon(v).is_ok())
+            .collect();
+        assert!(views.len() > 48, "{} viewpoints", views.len());
+        let (mut scratch, mut out) = (VisibilityScratch::default(), Vec::new());
+        group.throughput(Throughput::Elements(views.len() as u64));
+        group.bench_function(BenchmarkId::new("prepared", kind.name()), |b| {
+            b.iter(|| {
+                for &v in &views {
+                    prepared
+                        .polygon_into(black_box(v), &mut scratch, &mut out)
+                        .expect("a polygon");
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, visibility, visibility_large);
 criterion_main!(benches);
