@@ -1438,9 +1438,10 @@ const EDGE: f64 = 1e-12;
 /// endpoint: that distance bounds what can be seen in the bin. Anything whose bounding box
 /// lies beyond the bound of every bin it touches is behind such a wall on every ray that meets
 /// it: it is never the wall seen, and its endpoints are never a cut's ray ([`nearest`]), so
-/// the polygon does not change without it. The cells of [`Cells`] are visited outward from the
-/// viewpoint's, a cell's walls skipped at once when the cell's box is hidden; the walls
-/// gathered are tested again against the final bounds.
+/// the polygon does not change without it. The cells of [`Cells`] are visited ring by ring
+/// outward from the viewpoint's, a run of a ring's side skipped at once when the box of its
+/// pieces is hidden, then a cell when its box is, then a wall when it is; the walls gathered
+/// are tested again against the final bounds.
 ///
 /// The distances are compared squared, each within a few units of `2^-53` of its exact value
 /// (relative: single differences, squared and summed), against a margin of [`SLACK`]; bins
