@@ -180,6 +180,7 @@
 
 pub mod buffers;
 pub mod cast;
+mod cell_lists;
 pub mod error;
 pub mod geom;
 pub mod grid;

@@ -34,6 +34,7 @@
 use rayon::prelude::*;
 
 use crate::buffers::{ClipOutput, SegmentSource, Segments};
+use crate::cell_lists::{cell_of, CellLists};
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
 use crate::kernels::Algorithm;
@@ -79,9 +80,8 @@ struct Bins {
     ny: usize,
     /// The largest magnitude of the grid's bounds, for the margin.
     mag: f64,
-    /// `items[start[b]..start[b + 1]]` are bin `b = j * nx + i`'s rects.
-    start: Vec<usize>,
-    items: Vec<u32>,
+    /// Bin `b = j * nx + i`'s rects.
+    lists: CellLists,
 }
 
 impl<F: Real> RectSet<F> {
@@ -143,21 +143,6 @@ fn bounds<F: Real>(r: &Rect<F>) -> [f64; 4] {
         r.xmax().to_f64(),
         r.ymax().to_f64(),
     ]
-}
-
-/// The index of the bin `v` falls in: `floor((v − origin) · inv)` clamped to `[0, n)`.
-/// Monotone in `v` (each step rounds monotonically), so a rect listed from the bins of its
-/// bounds is listed in the bin of every point between them.
-#[inline(always)]
-fn bin_of(v: f64, origin: f64, inv: f64, n: usize) -> usize {
-    let f = ((v - origin) * inv).floor();
-    if f >= (n - 1) as f64 {
-        n - 1
-    } else if f > 0.0 {
-        f as usize
-    } else {
-        0 // also NaN (an infinite margin times a zero `inv`)
-    }
 }
 
 impl Bins {
@@ -224,10 +209,8 @@ impl Bins {
             nx,
             ny,
             mag: ext.iter().fold(0.0f64, |a, v| a.max(v.abs())),
-            start: vec![0; nx * ny + 1],
-            items: Vec::new(),
+            lists: CellLists::default(),
         };
-        // Counting pass, then the fill (rects in increasing order within each bin).
         let ranges: Vec<[usize; 4]> = rects
             .iter()
             .map(|r| {
@@ -240,45 +223,26 @@ impl Bins {
                 ]
             })
             .collect();
-        for &[i0, j0, i1, j1] in &ranges {
-            for j in j0..=j1 {
-                for i in i0..=i1 {
-                    bins.start[j * nx + i + 1] += 1;
-                }
-            }
-        }
-        for b in 0..nx * ny {
-            bins.start[b + 1] += bins.start[b];
-        }
-        let mut fill = bins.start.clone();
-        bins.items = vec![0; bins.start[nx * ny]];
-        for (k, &[i0, j0, i1, j1]) in ranges.iter().enumerate() {
-            for j in j0..=j1 {
-                for i in i0..=i1 {
-                    let b = j * nx + i;
-                    bins.items[fill[b]] = k as u32; // k < u32::MAX, checked in `RectSet::new`
-                    fill[b] += 1;
-                }
-            }
-        }
+        // k < u32::MAX, checked in `RectSet::new`.
+        bins.lists = CellLists::build(&ranges, nx, ny);
         bins
     }
 
     #[inline(always)]
     fn col(&self, x: f64) -> usize {
-        bin_of(x, self.x0, self.inv_w, self.nx)
+        cell_of(x, self.x0, self.inv_w, self.nx)
     }
 
     #[inline(always)]
     fn row(&self, y: f64) -> usize {
-        bin_of(y, self.y0, self.inv_h, self.ny)
+        cell_of(y, self.y0, self.inv_h, self.ny)
     }
 
     /// Appends the rects of every bin `seg` may touch (see the module header) to `out`, sorted
     /// and without duplicates. `eps` is the segment float type's machine epsilon.
     fn candidates<F: Real>(&self, seg: &Segment<F>, eps: f64, out: &mut Vec<u32>) {
         out.clear();
-        if self.items.is_empty() || !seg.is_finite() {
+        if self.lists.is_empty() || !seg.is_finite() {
             return; // no rects, or an `Invalid` segment: never a hit
         }
         let [x0, y0, x1, y1] = [seg.x0, seg.y0, seg.x1, seg.y1].map(|v| v.to_f64());
@@ -318,7 +282,7 @@ impl Bins {
             };
             for i in c0..=c1 {
                 let b = j * self.nx + i;
-                out.extend_from_slice(&self.items[self.start[b]..self.start[b + 1]]);
+                out.extend_from_slice(self.lists.cell(b));
                 bins_seen += 1;
             }
         }

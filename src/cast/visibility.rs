@@ -58,6 +58,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use rayon::prelude::*;
 
 use crate::buffers::SegmentsRef;
+use crate::cell_lists::{cell_of, CellLists};
 use crate::error::Error;
 use crate::geom::{Class, Rect, Segment};
 use crate::kernels::Algorithm;
@@ -569,14 +570,13 @@ struct Checks {
     g: usize,
     lo: [f64; 2],
     inv: [f64; 2],
-    /// Cell `c`'s walls are `walls[ids[k]]` for `k` in `start[c] .. start[c + 1]`, ascending.
-    start: Vec<u32>,
-    ids: Vec<u32>,
+    /// Each cell's walls (places in `walls`).
+    lists: CellLists,
 }
 
 impl Checks {
-    /// The grid of `walls` over the bounds `[xmin, ymin, xmax, ymax]`: a wall is in every cell its
-    /// box meets, with fewer cells when long walls would make that more than a few per wall.
+    /// The grid of `walls` over the bounds `[xmin, ymin, xmax, ymax]`: a wall is in every cell
+    /// its box meets, with fewer cells when long walls would make that more than a few a wall.
     fn build(bounds: [f64; 4], walls: Vec<(Pt, Pt, usize)>) -> Self {
         let n = walls.len();
         let mut g = ((n / 2) as f64).sqrt().ceil().clamp(1.0, 1024.0) as usize;
@@ -593,61 +593,37 @@ impl Checks {
                         0.0
                     }
                 }),
-                start: vec![0; g * g + 1],
-                ids: Vec::new(),
+                lists: CellLists::default(),
             };
-            let total: usize = walls
+            let ranges: Vec<[usize; 4]> = walls
                 .iter()
                 .map(|&(a, b, _)| {
-                    let ([i0, j0], [i1, j1]) = c.range(a, b);
-                    (i1 - i0 + 1) * (j1 - j0 + 1)
+                    [
+                        c.at(a.x.min(b.x), 0),
+                        c.at(a.y.min(b.y), 1),
+                        c.at(a.x.max(b.x), 0),
+                        c.at(a.y.max(b.y), 1),
+                    ]
                 })
+                .collect();
+            let total: usize = ranges
+                .iter()
+                .map(|&[i0, j0, i1, j1]| (i1 - i0 + 1) * (j1 - j0 + 1))
                 .sum();
             if total > 8 * n + g * g && g > 1 {
                 g /= 2;
                 continue;
             }
-            for &(a, b, _) in &walls {
-                let ([i0, j0], [i1, j1]) = c.range(a, b);
-                for j in j0..=j1 {
-                    for i in i0..=i1 {
-                        c.start[j * g + i + 1] += 1;
-                    }
-                }
-            }
-            for k in 0..g * g {
-                c.start[k + 1] += c.start[k];
-            }
-            let mut at = c.start.clone();
-            c.ids = vec![0; total];
-            for (w, &(a, b, _)) in walls.iter().enumerate() {
-                let ([i0, j0], [i1, j1]) = c.range(a, b);
-                for j in j0..=j1 {
-                    for i in i0..=i1 {
-                        let k = &mut at[j * g + i];
-                        c.ids[*k as usize] = w as u32;
-                        *k += 1;
-                    }
-                }
-            }
+            c.lists = CellLists::build(&ranges, g, g);
             c.walls = walls;
             return c;
         }
     }
 
-    /// The cell of the coordinate `v` on axis `k`: monotone in `v`, so a point in a box is in
-    /// the box's range of cells.
+    /// The cell of the coordinate `v` on axis `k`.
     #[inline(always)]
     fn at(&self, v: f64, k: usize) -> usize {
-        (((v - self.lo[k]) * self.inv[k]) as isize).clamp(0, self.g as isize - 1) as usize
-    }
-
-    /// The cells `[i0, j0] ..= [i1, j1]` that the box of `a`, `b` meets.
-    fn range(&self, a: Pt, b: Pt) -> ([usize; 2], [usize; 2]) {
-        (
-            [self.at(a.x.min(b.x), 0), self.at(a.y.min(b.y), 1)],
-            [self.at(a.x.max(b.x), 0), self.at(a.y.max(b.y), 1)],
-        )
+        cell_of(v, self.lo[k], self.inv[k], self.g)
     }
 
     /// The first wall (by input index) that `o` lies on.
@@ -656,8 +632,9 @@ impl Checks {
             return None;
         }
         let c = self.at(o.y, 1) * self.g + self.at(o.x, 0);
-        let ids = &self.ids[self.start[c] as usize..self.start[c + 1] as usize];
-        ids.iter()
+        self.lists
+            .cell(c)
+            .iter()
             .map(|&k| self.walls[k as usize])
             .find(|&(a, b, _)| {
                 let in_box = a.x.min(b.x) <= o.x
@@ -1231,8 +1208,8 @@ fn heap_remove<A: Arith>(h: &mut Vec<u32>, pos: &mut [u32], cmp: &Nearer<'_>, w:
     }
 }
 
-/// The polygon of `o` into `s.verts`. With `cells` (of `pieces`, [`Fast`] only), the walls hidden everywhere are left out
-/// ([`gather`]): the same polygon, found from fewer walls.
+/// The polygon of `o` into `s.verts`. With `cells` (of `pieces`, [`Fast`] only), the walls
+/// hidden everywhere are left out ([`gather`]): the same polygon, found from fewer walls.
 #[inline(always)]
 fn sweep<A: Arith, F: Real>(
     o: Pt,

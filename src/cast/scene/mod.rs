@@ -105,9 +105,10 @@
 //! another order, so the same answer.) `tests/suite/scene.rs` has a case for each part (walls
 //! along the ray's line behind its origin, long walls at a shallow angle ending just behind
 //! it, short walls far from the origin that the arithmetic hits from beside their boxes,
-//! coordinates out of range), each failing when its part is taken out. The extension's `3r` term has no such case: the bound
-//! is the arithmetic's worst case, and rays built to need it (a short wall at a shallow angle
-//! far beyond a first hit, within the bound's reach) are found without it.
+//! coordinates out of range), each failing when its part is taken out. The extension's `3r`
+//! term has no such case: the bound is the arithmetic's worst case, and rays built to need it
+//! (a short wall at a shallow angle far beyond a first hit, within the bound's reach) are found
+//! without it.
 //!
 //! The grid rests on the same bound (`cells.rs` gives the argument). Its widening is tested
 //! where it alone finds a wall (`cells.rs`: a wall ending beside a grid vertex, hit from the
